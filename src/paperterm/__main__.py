@@ -1,0 +1,5 @@
+"""`python -m paperterm`."""
+
+from paperterm.cli import main
+
+raise SystemExit(main())

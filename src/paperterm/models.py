@@ -1,0 +1,98 @@
+"""Plain data types shared by every layer."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from datetime import date
+
+ANNOUNCE_TYPES = ("new", "cross", "replace", "replace-cross")
+
+
+@dataclass(frozen=True)
+class Paper:
+    """One arXiv paper as announced (one version of it)."""
+
+    id: str  # without version, e.g. "2602.20175"
+    version: int | None  # None when the listing did not say
+    title: str
+    authors: tuple[str, ...]
+    abstract: str
+    categories: tuple[str, ...]  # primary first
+    primary_category: str
+    announce_type: str = "new"
+    doi: str | None = None
+    journal_ref: str | None = None
+    comment: str | None = None
+    published: str | None = None  # ISO date of first submission, when known
+
+    @property
+    def versioned_id(self) -> str:
+        return f"{self.id}v{self.version}" if self.version else self.id
+
+    @property
+    def abs_url(self) -> str:
+        return f"https://arxiv.org/abs/{self.id}"
+
+    @property
+    def pdf_url(self) -> str:
+        return f"https://arxiv.org/pdf/{self.versioned_id}"
+
+    @property
+    def first_author(self) -> str:
+        if not self.authors:
+            return ""
+        extra = len(self.authors) - 1
+        return f"{self.authors[0]} +{extra}" if extra else self.authors[0]
+
+
+@dataclass(frozen=True)
+class Topic:
+    """A research profile that papers are judged against."""
+
+    name: str
+    description: str
+    keywords: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    categories: tuple[str, ...] = ()
+    source: str = "built-in"  # file it came from, "built-in" or "ad-hoc"
+    adhoc: bool = False
+
+    @property
+    def criteria_text(self) -> str:
+        """Everything a scorer reads about the topic, in a stable form."""
+        parts = [
+            f"Topic: {self.name}",
+            f"Description: {self.description.strip()}",
+            "Keywords: " + ", ".join(self.keywords),
+            "Exclude: " + ", ".join(self.exclude),
+        ]
+        return "\n".join(parts)
+
+    @property
+    def fingerprint(self) -> str:
+        """Stable hash of the criteria: a changed description invalidates cached scores."""
+        return hashlib.sha256(self.criteria_text.encode("utf-8")).hexdigest()[:16]
+
+
+@dataclass
+class Day:
+    """A loaded set of papers plus what the user should be told about it."""
+
+    papers: list[Paper]
+    label: str  # e.g. "2026-02-25", "query: mixture of experts"
+    day: date | None = None
+    source: str = "rss"  # rss | cache | sample | feed | query | api
+    approximate: bool = False
+    notices: list[str] = field(default_factory=list)
+
+    @property
+    def flags(self) -> list[str]:
+        out = []
+        if self.source == "sample":
+            out.append("sample")
+        if self.source == "cache":
+            out.append("cached")
+        if self.approximate:
+            out.append("approximate")
+        return out

@@ -1,0 +1,73 @@
+"""Data types of the scoring engine, shared by the CLI, the TUI and the engine itself."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal
+
+from paperterm.config import Config
+
+Status = Literal["scored", "cached", "unscored", "queued"]
+
+
+@dataclass
+class ScoringSettings:
+    """Every scoring knob: a config key and a CLI flag of the same name."""
+
+    model: str = ""
+    api_base: str = ""
+    scorer: str = "auto"  # auto | llm | local
+    batch_size: int = 20
+    concurrency: int = 4
+    rpm: float = 0.0
+    timeout: float = 60.0
+    budget: float = 0.0  # dollars; 0 = no budget
+    include_authors: bool = False
+
+    @classmethod
+    def from_config(cls, config: Config, **overrides: Any) -> ScoringSettings:
+        values = {f.name: getattr(config, f.name) for f in fields(cls)}
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)
+
+    @property
+    def use_llm(self) -> bool:
+        """True when an LLM will be asked (scorer llm, or auto with a model set)."""
+        if self.scorer == "local":
+            return False
+        return bool(self.model)
+
+
+@dataclass
+class Score:
+    """The judgement of one paper against one topic."""
+
+    paper_id: str
+    version: int | None
+    relevance: int | None
+    novelty: int | None
+    reason: str
+    status: Status
+    error: str | None = None
+
+
+@dataclass
+class RunSummary:
+    """What a scoring run did and cost."""
+
+    model: str
+    total: int = 0
+    scored: int = 0
+    cached: int = 0
+    unscored: int = 0
+    requests: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float | None = 0.0  # None: the model's price is unknown
+    unknown_ids: int = 0
+    stopped: str | None = None  # why the run stopped early (budget, auth, ...)
+    notices: list[str] = field(default_factory=list)
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
