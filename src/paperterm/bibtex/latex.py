@@ -63,6 +63,8 @@ _MATH = {
     "\u22a4": "top", "\u22a5": "bot", "\u2032": "prime", "\u2212": "-", "\u2217": "ast",
     "\u2191": "uparrow", "\u2193": "downarrow", "\u21a6": "mapsto", "\u2223": "mid",
     "\u2016": "|", "\u2026": "ldots", "\u22ef": "cdots", "\u2299": "odot",
+    "\u03b5": "varepsilon", "\u03f5": "epsilon", "\u03c6": "varphi", "\u03d5": "phi",
+    "\u03d1": "vartheta", "\u03d6": "varpi", "\u03f1": "varrho", "\u03c2": "varsigma",
 }
 _SUPER = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻ⁿⁱ", "0123456789+-ni"))
 _SUB = dict(zip("₀₁₂₃₄₅₆₇₈₉₊₋", "0123456789+-"))
@@ -80,16 +82,12 @@ def _math_command(ch: str) -> str | None:
     name = unicodedata.name(ch, "")
     m = re.fullmatch(r"GREEK (SMALL|CAPITAL) LETTER (\w+)", name)
     if m is None:
-        m2 = re.fullmatch(r"GREEK (\w+) SYMBOL", name)  # ϵ ϑ ϕ ϖ ϱ ϰ
-        if m2 is None:
-            return None
-        base = {"LUNATE EPSILON": "epsilon"}.get(m2.group(1), m2.group(1).lower())
-        return "\\var" + base if base in {"theta", "phi", "pi", "rho", "kappa"} else None
+        return None
     letter = m.group(2).capitalize().replace("Lamda", "Lambda")
     if letter == "Omicron":
         return "o" if m.group(1) == "SMALL" else "O"
     if m.group(1) == "SMALL":
-        return "\\" + letter.lower() if letter != "Final" else None
+        return "\\" + letter.lower()
     if letter in _GREEK_UPPER:
         return "\\" + letter
     greek = {"Alpha": "A", "Beta": "B", "Epsilon": "E", "Zeta": "Z", "Eta": "H", "Iota": "I",
@@ -229,16 +227,14 @@ class _Renderer:
         if math is None and ch in _SUB:
             math = "_{" + _SUB[ch] + "}"
         if math is not None:
-            return "{$" + math + "$}"
+            return "{$" + math + "$}" if math[0] in "\\^_" else math
         accented = self._accented(ch)
         if accented is not None:
             return accented
         folded = fold_ascii(ch)
-        if folded and folded.isprintable():
-            if unicodedata.category(ch).startswith("L") and not folded.isascii():
-                self.lost.append(ch)
-            elif unicodedata.normalize("NFD", ch) != ch or ch in _FOLD:
-                self.lost.append(ch)  # an accent/letter with no OT1-safe form (e.g. ą, đ)
+        if folded.strip() and folded.isprintable():
+            if not unicodedata.decomposition(ch).startswith("<"):
+                self.lost.append(ch)  # e.g. ą, đ: no OT1-safe form, transliterated
             return "".join(_ASCII_TEXT.get(c, c) for c in folded)
         if unicodedata.category(ch).startswith("Z"):
             return " "
@@ -378,8 +374,6 @@ class _Renderer:
             end = self._group_end(j)
             out.append("{" + self.render(j + 1, end, protect) + "}")
             j = end + 1
-        if tok[1:].isalpha() and j < hi and src[j].isalpha():
-            out.append(" ")
         return j
 
     def _text(self, chunk: str, protect: bool) -> str:
@@ -397,9 +391,8 @@ class _Renderer:
         body = "".join(self.char(c) for c in word)
         if not any(c.isupper() for c in word):
             return body
-        m = re.fullmatch(r"([^\W\d_]{2,})(s)", word)
-        if m and m.group(1).isupper():  # LLMs -> {LLM}s
-            return "{" + "".join(self.char(c) for c in m.group(1)) + "}s"
+        if len(word) > 2 and word.endswith("s") and word[:-1].isupper():  # LLMs -> {LLM}s
+            return "{" + body[:-1] + "}s"
         return "{" + body + "}"
 
 
