@@ -7,15 +7,16 @@ import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from paperterm import paths
 from paperterm.cli import EXIT_AUTH, EXIT_OK, EXIT_USAGE, UserError, opt
 from paperterm.config import Config, ConfigError, init_config, load_config
-from paperterm.context import AppContext
 from paperterm.models import Day, Paper, Topic
-from paperterm.scoring.types import RunSummary, Score, ScoringSettings
 from paperterm.store import Store, StoreError
+
+if TYPE_CHECKING:  # imported where used: `config`/`topics` must not load the scoring package
+    from paperterm.scoring.types import RunSummary, Score, ScoringSettings
 
 LOCAL_HINT = ("No model configured: ranking by topic keywords. For LLM scoring use "
               "--model openai/gpt-4o-mini (or set `model` in the config).")
@@ -51,6 +52,8 @@ def open_store(notices: list[str]) -> Store:
 
 
 def _settings(ns: argparse.Namespace, config: Config) -> ScoringSettings:
+    from paperterm.scoring.types import ScoringSettings
+
     settings = ScoringSettings.from_config(
         config,
         model=opt(ns, "model"),
@@ -121,6 +124,8 @@ def _bib_path(ns: argparse.Namespace, config: Config) -> Path:
 
 
 def cmd_tui(ns: argparse.Namespace) -> int:
+    from paperterm.context import AppContext
+
     s = _session(ns)
     if not s.settings.use_llm:
         s.day.notices.append(LOCAL_HINT)
@@ -148,6 +153,7 @@ def score_day(s: Session, *, progress: bool, out: TextIO = sys.stderr) -> tuple[
         list[Score], RunSummary]:
     """Scores for every paper of the day (cache, LLM or local); one Score per paper."""
     from paperterm import scoring
+    from paperterm.scoring.types import RunSummary, Score
 
     papers = s.day.papers
     if not s.settings.use_llm:
@@ -365,7 +371,7 @@ def cmd_topics(ns: argparse.Namespace) -> int:
 
 
 def cmd_themes(ns: argparse.Namespace) -> int:
-    from paperterm.themes import list_themes
+    from paperterm.theming import list_themes
 
     config = _config(ns)
     current = opt(ns, "theme") or config.theme

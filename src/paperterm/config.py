@@ -101,7 +101,9 @@ def parse_config(data: dict[str, Any], origin: str) -> Config:
 
                 bad = [a for a in items if a not in ANNOUNCE_TYPES]
                 if bad:
-                    raise ConfigError(f"{where}: expected some of {list(ANNOUNCE_TYPES)}, got {bad}")
+                    raise ConfigError(
+                        f"{where}: expected some of {list(ANNOUNCE_TYPES)}, got {bad}"
+                    )
             setattr(cfg, key, items)
         elif key == "bibtex":
             cfg.bibtex = _parse_bibtex(value, f"{origin}: [bibtex]")
@@ -151,7 +153,8 @@ def _check_ranges(cfg: Config, origin: str) -> None:
     ]
     for key, ok, expected in checks:
         if not ok:
-            raise ConfigError(f"{origin}: key '{key}': expected {expected}, got {getattr(cfg, key)!r}")
+            got = getattr(cfg, key)
+            raise ConfigError(f"{origin}: key '{key}': expected {expected}, got {got!r}")
 
 
 def load_config(explicit: str | Path | None = None) -> Config:

@@ -45,6 +45,9 @@ _DESC = re.compile(
     r"(?:Abstract:\s*)?",
     re.S,
 )
+_HTML = re.compile(rb"^(?:\xef\xbb\xbf)?\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*"
+                   rb"(?:<!doctype\s+html|<html)", re.I | re.S)
+_HTML_PAGE = "got an HTML page (an error or maintenance page?), not an RSS or Atom feed"
 _WS = re.compile(r"\s+")
 _CTRL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
@@ -76,6 +79,7 @@ def split_authors(text: str) -> tuple[str, ...]:
     out = []
     for name in names:
         name = re.sub(r"\s*\([^()]*(?:\([^()]*\)[^()]*)*\)\s*", " ", name)  # affiliation
+        name = re.sub(r"\s*\[[^\[\]]*\]\s*", " ", name)  # [affiliation], grouped as above
         name = _clean(name)
         if name.lower().startswith("and "):
             name = name[4:].strip()
@@ -88,6 +92,8 @@ def parse_feed(data: bytes) -> ParsedFeed:
     """Parse RSS or Atom bytes; raises FeedError with a clear reason."""
     if not data.strip():
         raise FeedError("empty response (no XML at all)")
+    if _HTML.match(data[:1024]):
+        raise FeedError(_HTML_PAGE)
     parser = etree.XMLParser(**_PARSER_OPTS)
     try:
         root = etree.fromstring(data, parser)
@@ -100,6 +106,8 @@ def parse_feed(data: bytes) -> ParsedFeed:
         return _parse_rss(root)
     if tag == "feed":
         return _parse_atom(root)
+    if tag.lower() == "html":
+        raise FeedError(_HTML_PAGE)
     raise FeedError(f"not an RSS or Atom feed (root element <{tag}>)")
 
 

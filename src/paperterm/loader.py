@@ -169,7 +169,9 @@ def _past_day(req: LoadRequest, store: Store) -> Day:
                    fetched_for=f"api:{req.date.isoformat()}", approximate=True)
     notices = [f"{req.date.isoformat()} is approximated from arXiv API submission dates "
                "(the announcement list itself is not archived)."]
-    if len(found) >= req.max_results:
+    if not found:
+        notices.append(f"The arXiv API returned no papers for {req.date.isoformat()}.")
+    elif len(found) >= req.max_results:
         notices.append(f"Only the first {req.max_results} papers (max_results).")
     return Day(papers, req.date.isoformat(), req.date, "api", approximate=True, notices=notices)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import os
 import random
 import threading
@@ -68,15 +69,28 @@ def _with_retries(fn: Callable[[], T], what: str) -> T:
                 continue
             raise NetworkError(f"{what}: arXiv answered HTTP {exc.code} {exc.reason}") from None
         except (urllib.error.URLError, TimeoutError, OSError) as exc:
-            reason = getattr(exc, "reason", exc)
+            reason = " ".join(str(getattr(exc, "reason", exc)).split())  # one line
             raise NetworkError(f"{what}: arXiv is unreachable ({reason})") from None
+        except http.client.HTTPException as exc:  # garbage or a truncated answer
+            raise NetworkError(f"{what}: broken answer from arXiv ({type(exc).__name__})") from None
     raise NetworkError(f"{what}: arXiv kept answering 'busy'")  # pragma: no cover
 
 
 def _get(url: str, timeout: float) -> bytes:
+    """GET url; the whole exchange must finish within `timeout` seconds.
+
+    The socket timeout alone bounds each read, not the total: a server that trickles a
+    byte now and then would otherwise keep us waiting forever.
+    """
+    deadline = time.monotonic() + timeout
     req = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
+    chunks: list[bytes] = []
     with urllib.request.urlopen(req, timeout=timeout) as resp:
-        return resp.read()
+        while chunk := resp.read1(65536):  # read() would wait for all 64 KiB
+            chunks.append(chunk)
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no complete answer within {timeout:g} s")
+    return b"".join(chunks)
 
 
 def fetch_rss(categories: list[str], timeout: float = TIMEOUT) -> ParsedFeed:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import time
@@ -105,6 +106,10 @@ class UserState:
 def _quarantine(path: Path, why: str) -> StoreError:
     stamp = time.strftime("%Y%m%d-%H%M%S")
     moved = path.with_name(f"{path.name}.broken-{stamp}")
+    n = 1
+    while moved.exists():  # never replace an earlier broken copy (rename would overwrite it)
+        n += 1
+        moved = path.with_name(f"{path.name}.broken-{stamp}-{n}")
     try:
         path.rename(moved)
         for suffix in ("-wal", "-shm"):
@@ -114,7 +119,7 @@ def _quarantine(path: Path, why: str) -> StoreError:
     except OSError as exc:
         return StoreError(f"{path}: {why}; could not move it aside ({exc.strerror}).")
     return StoreError(
-        f"{path}: {why}. It was kept as {moved}; a new cache will be created on the next start."
+        f"{path}: {why}. It was kept as {moved}; paperterm starts a new, empty cache."
     )
 
 
@@ -129,6 +134,9 @@ class Store:
             self.conn = sqlite3.connect(str(path), timeout=10.0, isolation_level=None)
             self.conn.row_factory = sqlite3.Row
             self._check_and_migrate()
+        except StoreError:  # ours, but from a newer paperterm: leave the file alone
+            self._close_quietly()
+            raise
         except sqlite3.DatabaseError as exc:
             self._close_quietly()
             if str(path) == ":memory:":
@@ -156,10 +164,8 @@ class Store:
     notice: str | None = None
 
     def _close_quietly(self) -> None:
-        try:
+        with contextlib.suppress(Exception):
             self.conn.close()
-        except Exception:
-            pass
 
     def _check_and_migrate(self) -> None:
         c = self.conn
@@ -169,9 +175,10 @@ class Store:
         if app_id not in (0, APP_ID) or (app_id == 0 and tables):
             raise sqlite3.DatabaseError("the file belongs to another program")
         if version > SCHEMA_VERSION:
-            raise sqlite3.DatabaseError(
-                f"schema version {version} is newer than this paperterm understands "
-                f"({SCHEMA_VERSION}); upgrade paperterm"
+            raise StoreError(
+                f"{self.path}: written by a newer paperterm (schema version {version}; this "
+                f"version understands up to {SCHEMA_VERSION}). Upgrade paperterm, or move the "
+                "file away to start a new cache."
             )
         c.execute("PRAGMA journal_mode=WAL")
         c.execute("PRAGMA synchronous=NORMAL")
@@ -188,7 +195,9 @@ class Store:
                 c.execute("ROLLBACK")
                 raise
         if version == SCHEMA_VERSION:
-            c.execute("PRAGMA quick_check(1)").fetchone()
+            check = c.execute("PRAGMA quick_check(1)").fetchone()[0]
+            if check != "ok":
+                raise sqlite3.DatabaseError(f"integrity check failed: {check}")
 
     def close(self) -> None:
         self.conn.close()
@@ -305,7 +314,8 @@ class Store:
         now = time.time()
         self.conn.executemany(
             """INSERT INTO user_state (id, seen_at) VALUES (?, ?)
-               ON CONFLICT(id) DO UPDATE SET seen_at=coalesce(user_state.seen_at, excluded.seen_at)""",
+               ON CONFLICT(id) DO UPDATE
+               SET seen_at=coalesce(user_state.seen_at, excluded.seen_at)""",
             [(i, now) for i in ids],
         )
 

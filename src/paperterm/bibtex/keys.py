@@ -13,23 +13,23 @@ from paperterm.bibtex.names import parse
 from paperterm.models import Paper
 
 DEFAULT_PATTERN = "{author}{year}{title}"
-_STOP = frozenset(
-    "a an the on of in for to with and or at by from via is are be do does can how what when "
-    "why which who into onto over under toward towards through beyond its their your our we "
-    "you not no as vs versus".split()
-)
+_STOP = frozenset({
+    "a", "an", "the", "on", "of", "in", "for", "to", "with", "and", "or", "at", "by", "from",
+    "via", "is", "are", "be", "do", "does", "can", "how", "what", "when", "why", "which", "who",
+    "into", "onto", "over", "under", "toward", "towards", "through", "beyond", "its", "their",
+    "your", "our", "we", "you", "not", "no", "as", "vs", "versus",
+})
 _FIELD = re.compile(r"\{([a-z]+)(\d?)\}")
 _LITERAL_OK = re.compile(r"[A-Za-z0-9_:.+/-]*")
 
 
 def arxiv_date(paper: Paper) -> tuple[int | None, int | None]:
     """(year, month) from the arXiv id (YYMM), else from `published`, else (None, None)."""
-    m = re.fullmatch(r"(\d{2})(\d{2})\.\d{4,5}", paper.id) or re.fullmatch(
-        r"[a-z\-]+(?:\.[A-Z]{2})?/(\d{2})(\d{2})\d{3}", paper.id
-    )
+    new = re.fullmatch(r"(\d{2})(\d{2})\.\d{4,5}", paper.id)  # since 0704: 20YY
+    m = new or re.fullmatch(r"[a-z\-]+(?:\.[A-Z]{2})?/(\d{2})(\d{2})\d{3}", paper.id)
     if m and 1 <= int(m.group(2)) <= 12:
         yy = int(m.group(1))
-        return (1900 + yy if yy >= 91 else 2000 + yy), int(m.group(2))
+        return (2000 + yy if new or yy < 91 else 1900 + yy), int(m.group(2))
     if paper.published:
         m = re.match(r"(\d{4})-(\d{2})", paper.published)
         if m:

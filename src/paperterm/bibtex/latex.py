@@ -10,97 +10,22 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from itertools import combinations
 
-# --- tables -------------------------------------------------------------------------------
-
-# combining mark -> LaTeX accent command (all available in OT1)
-_ACCENTS = {
-    "\u0300": "`", "\u0301": "'", "\u0302": "^", "\u0303": "~", "\u0304": "=",
-    "\u0306": "u", "\u0307": ".", "\u0308": '"', "\u030a": "r", "\u030b": "H",
-    "\u030c": "v", "\u0323": "d", "\u0326": "c", "\u0327": "c", "\u0331": "b",
-}
-_ACCENT_TO_MARK = {v: k for k, v in _ACCENTS.items() if k != "\u0326"}
-_ACCENT_TO_MARK["k"] = "\u0328"  # only decoded; never emitted (T1-only)
-
-# letters with their own (OT1-safe) command
-_LETTERS = {
-    "ß": "ss", "ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE",
-    "å": "aa", "Å": "AA", "ł": "l", "Ł": "L", "ı": "i", "ȷ": "j",
-}
-_LETTER_CMDS = {v: k for k, v in _LETTERS.items()}
-
-# text symbols (OT1-safe)
-_TEXT = {
-    "\u2013": "--", "\u2014": "---", "\u2018": "`", "\u2019": "'", "\u201c": "``",
-    "\u201d": "''", "\u2026": "\\ldots{}", "\u00a0": "~", "\u00ad": "\\-",
-    "\u00b0": "\\textdegree{}", "\u20ac": "\\texteuro{}", "\u00a9": "\\textcopyright{}",
-    "\u00ae": "\\textregistered{}", "\u2122": "\\texttrademark{}", "\u00a7": "\\S{}",
-    "\u00b6": "\\P{}", "\u2020": "\\dag{}", "\u2021": "\\ddag{}", "\u2022": "\\textbullet{}",
-    "\u00bf": "?`", "\u00a1": "!`", "\u00a3": "\\pounds{}", "\u00b5": "\\textmu{}",
-    "\u2030": "\\textperthousand{}", "\u00ab": "<<", "\u00bb": ">>",
-}
-_ASCII_TEXT = {
-    "&": "\\&", "%": "\\%", "#": "\\#", "_": "\\_", "^": "\\textasciicircum{}",
-    "<": "\\textless{}", ">": "\\textgreater{}", "|": "\\textbar{}",
-}
-_MATH_ESCAPE = {"&": "\\&", "%": "\\%", "#": "\\#"}
-
-_GREEK_UPPER = {"Gamma", "Delta", "Theta", "Lambda", "Xi", "Pi", "Sigma", "Upsilon", "Phi",
-                "Psi", "Omega"}
-_MATH = {
-    "\u221e": "infty", "\u2264": "leq", "\u2265": "geq", "\u2260": "neq", "\u2248": "approx",
-    "\u2208": "in", "\u2209": "notin", "\u2211": "sum", "\u220f": "prod", "\u222b": "int",
-    "\u2202": "partial", "\u2207": "nabla", "\u2282": "subset", "\u2286": "subseteq",
-    "\u2283": "supset", "\u2287": "supseteq", "\u222a": "cup", "\u2229": "cap",
-    "\u2200": "forall", "\u2203": "exists", "\u00ac": "neg", "\u2227": "wedge",
-    "\u2228": "vee", "\u2295": "oplus", "\u2297": "otimes", "\u223c": "sim", "\u2261": "equiv",
-    "\u221d": "propto", "\u2218": "circ", "\u2113": "ell", "\u2190": "leftarrow",
-    "\u2192": "rightarrow", "\u2194": "leftrightarrow", "\u21d2": "Rightarrow",
-    "\u21d4": "Leftrightarrow", "\u00d7": "times", "\u00f7": "div", "\u00b1": "pm",
-    "\u2213": "mp", "\u22c5": "cdot", "\u00b7": "cdot", "\u2225": "parallel",
-    "\u27e8": "langle", "\u27e9": "rangle", "\u2205": "emptyset", "\u210f": "hbar",
-    "\u221a": "surd", "\u226a": "ll", "\u226b": "gg", "\u2243": "simeq", "\u2245": "cong",
-    "\u22a4": "top", "\u22a5": "bot", "\u2032": "prime", "\u2212": "-", "\u2217": "ast",
-    "\u2191": "uparrow", "\u2193": "downarrow", "\u21a6": "mapsto", "\u2223": "mid",
-    "\u2016": "|", "\u2026": "ldots", "\u22ef": "cdots", "\u2299": "odot",
-    "\u03b5": "varepsilon", "\u03f5": "epsilon", "\u03c6": "varphi", "\u03d5": "phi",
-    "\u03d1": "vartheta", "\u03d6": "varpi", "\u03f1": "varrho", "\u03c2": "varsigma",
-}
-_SUPER = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻ⁿⁱ", "0123456789+-ni"))
-_SUB = dict(zip("₀₁₂₃₄₅₆₇₈₉₊₋", "0123456789+-"))
-_FOLD = {"ø": "o", "Ø": "O", "ß": "ss", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE",
-         "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ð": "d", "Ð": "D", "þ": "th", "Þ": "Th",
-         "ı": "i", "ŋ": "ng", "Ŋ": "Ng", "ħ": "h", "Ħ": "H"}
-_DROP = {"\u200b", "\u200c", "\u200d", "\u2060", "\ufeff"}
-
-
-def _math_command(ch: str) -> str | None:
-    """The math-mode command (without `$`) for a Greek letter or math symbol, if any."""
-    if ch in _MATH:
-        cmd = _MATH[ch]
-        return cmd if not cmd.isalpha() else "\\" + cmd
-    name = unicodedata.name(ch, "")
-    m = re.fullmatch(r"GREEK (SMALL|CAPITAL) LETTER (\w+)", name)
-    if m is None:
-        return None
-    letter = m.group(2).capitalize().replace("Lamda", "Lambda")
-    if letter == "Omicron":
-        return "o" if m.group(1) == "SMALL" else "O"
-    if m.group(1) == "SMALL":
-        return "\\" + letter.lower()
-    if letter in _GREEK_UPPER:
-        return "\\" + letter
-    greek = {"Alpha": "A", "Beta": "B", "Epsilon": "E", "Zeta": "Z", "Eta": "H", "Iota": "I",
-             "Kappa": "K", "Mu": "M", "Nu": "N", "Rho": "P", "Tau": "T", "Chi": "X"}
-    return greek.get(letter)
-
-
-def fold_ascii(text: str) -> str:
-    """Best-effort ASCII transliteration (NFKD, combining marks dropped); may lose chars."""
-    text = "".join(_FOLD.get(ch, ch) for ch in text)
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in decomposed if ord(ch) < 128)
-
+from paperterm.bibtex.tables import (
+    ACCENT_TO_MARK,
+    ACCENTS,
+    ASCII_TEXT,
+    DROP,
+    LETTER_CMDS,
+    LETTERS,
+    MATH_ESCAPE,
+    SUB,
+    SUPER,
+    TEXT,
+    fold_ascii,
+    math_command,
+)
 
 # --- TeX accents -> Unicode -----------------------------------------------------------------
 
@@ -109,7 +34,9 @@ _ACCENT_RE = re.compile(
     r"(\{)?\\(?:([`'^~\"=.])\s*(?:\{\s*(" + _BASE + r")\s*\}|(" + _BASE + r"))"
     r"|([uvHcdbrk])(?:\s*\{\s*(" + _BASE + r")\s*\}|\s+(" + _BASE + r")))(?(1)\})"
 )
-_LETTER_RE = re.compile(r"(\{)?\\(ss|ae|AE|oe|OE|aa|AA|o|O|l|L|i|j)(?![A-Za-z])(?(1)\}|(?:\{\}|\s*))")
+_LETTER_RE = re.compile(
+    r"(\{)?\\(ss|ae|AE|oe|OE|aa|AA|o|O|l|L|i|j)(?![A-Za-z])(?(1)\}|(?:\{\}|\s*))"
+)
 
 
 def tex_to_unicode(text: str) -> str:
@@ -119,17 +46,20 @@ def tex_to_unicode(text: str) -> str:
         cmd = m.group(2) or m.group(5)
         base = next(g for g in m.group(3, 4, 6, 7) if g)
         base = base[1] if base.startswith("\\") else base
-        return unicodedata.normalize("NFC", base + _ACCENT_TO_MARK[cmd])
+        return unicodedata.normalize("NFC", base + ACCENT_TO_MARK[cmd])
 
     if "\\" not in text:
         return text
     text = _ACCENT_RE.sub(accent, text)
-    return _LETTER_RE.sub(lambda m: _LETTER_CMDS[m.group(2)], text)
+    return _LETTER_RE.sub(lambda m: LETTER_CMDS[m.group(2)], text)
 
 
 # --- parsing into segments ------------------------------------------------------------------
 
 _CMD_RE = re.compile(r"\\(?:[A-Za-z]+|[^A-Za-z])")
+_MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
+_CLUSTER = re.compile(f".[{_MARKS}]*", re.S)
+_WORD = re.compile(f"(?:[^\\W_]|[{_MARKS}])+")
 
 
 @dataclass
@@ -205,66 +135,90 @@ class _Renderer:
         self.scan = _scan(text)
         self.lost: list[str] = []
 
-    # text-mode character
+    def chars(self, text: str) -> str:
+        """Render text-mode characters, an accented letter with its combining marks at once."""
+        return "".join(self.char(m.group()) for m in _CLUSTER.finditer(text))
+
     def char(self, ch: str) -> str:
-        if ch in _ASCII_TEXT:
-            return _ASCII_TEXT[ch]
+        """Render one character (or a base letter followed by combining marks)."""
+        if len(ch) > 1:
+            if self.unicode:
+                return ch
+            return self._accented(ch) or self._fallback(ch)
+        if ch in ASCII_TEXT:
+            return ASCII_TEXT[ch]
         if ch in "\t\n\r":
             return " "
         if ord(ch) < 128:
             return ch if ch.isprintable() else ""
-        if ch in _DROP or unicodedata.category(ch) == "Cc":
+        if ch in DROP or unicodedata.category(ch) == "Cc":
             return ""
         if self.unicode:
             return ch
-        if ch in _TEXT:
-            return _TEXT[ch]
-        if ch in _LETTERS:
-            return "{\\" + _LETTERS[ch] + "}"
-        math = _math_command(ch)
-        if math is None and ch in _SUPER:
-            math = "^{" + _SUPER[ch] + "}"
-        if math is None and ch in _SUB:
-            math = "_{" + _SUB[ch] + "}"
+        if ch in TEXT:
+            return TEXT[ch]
+        if ch in LETTERS:
+            return "{\\" + LETTERS[ch] + "}"
+        math = math_command(ch)
+        if math is None and ch in SUPER:
+            math = "^{" + SUPER[ch] + "}"
+        if math is None and ch in SUB:
+            math = "_{" + SUB[ch] + "}"
         if math is not None:
             return "{$" + math + "$}" if math[0] in "\\^_" else math
-        accented = self._accented(ch)
-        if accented is not None:
-            return accented
+        return self._accented(ch) or self._fallback(ch)
+
+    def _fallback(self, ch: str) -> str:
         folded = fold_ascii(ch)
         if folded.strip() and folded.isprintable():
-            if not unicodedata.decomposition(ch).startswith("<"):
+            if not unicodedata.decomposition(ch[0]).startswith("<"):
                 self.lost.append(ch)  # e.g. ą, đ: no OT1-safe form, transliterated
-            return "".join(_ASCII_TEXT.get(c, c) for c in folded)
-        if unicodedata.category(ch).startswith("Z"):
+            return "".join(ASCII_TEXT.get(c, c) for c in folded)
+        if unicodedata.category(ch[0]).startswith("Z"):
             return " "
         self.lost.append(ch)
         return "?"
 
-    @staticmethod
-    def _accented(ch: str) -> str | None:
-        nfd = unicodedata.normalize("NFD", ch)
+    def _accented(self, ch: str) -> str | None:
+        """``{\\"u}`` for a letter + accents, if biber's UTF-8 of it still works in pdflatex.
+
+        biber turns accent macros back into Unicode, and pdflatex's utf8 only knows Latin-1
+        and Latin Extended-A; beyond that (e.g. Vietnamese ặ) marks are dropped until it
+        fits, and the character is reported as lost.
+        """
+        nfd = unicodedata.normalize("NFD", ch).replace("\u0326", "\u0327")  # ș -> ş, as \\c{s}
         base, marks = nfd[0], nfd[1:]
         if not marks or not (base.isascii() and base.isalpha()):
             return None
-        if any(m not in _ACCENTS for m in marks):
-            return None
-        out = "\\i" if base == "i" else "\\j" if base == "j" else base
+        for size in range(len(marks), 0, -1):
+            for combo in combinations(marks, size):
+                composed = unicodedata.normalize("NFC", base + "".join(combo))
+                if len(composed) == 1 and ord(composed) < 0x180 and all(
+                    m in ACCENTS for m in combo
+                ):
+                    if size < len(marks):
+                        self.lost.append(ch)
+                    return "{" + self._accent_macro(base, combo) + "}"
+        return None
+
+    @staticmethod
+    def _accent_macro(base: str, marks: tuple[str, ...]) -> str:
+        out = base
         for m in marks:
-            cmd = _ACCENTS[m]
+            cmd = ACCENTS[m]
             out = f"\\{cmd}{out}" if not cmd.isalpha() and len(out) == 1 else f"\\{cmd}{{{out}}}"
-        return "{" + out + "}"
+        return out
 
     def math_char(self, ch: str, nxt: str) -> str:
-        if ch in _MATH_ESCAPE:
-            return _MATH_ESCAPE[ch]
+        if ch in MATH_ESCAPE:
+            return MATH_ESCAPE[ch]
         if ord(ch) < 128:
             return ch if ch.isprintable() else " "
-        cmd = _math_command(ch)
-        if cmd is None and ch in _SUPER:
-            cmd = "^{" + _SUPER[ch] + "}"
-        if cmd is None and ch in _SUB:
-            cmd = "_{" + _SUB[ch] + "}"
+        cmd = math_command(ch)
+        if cmd is None and ch in SUPER:
+            cmd = "^{" + SUPER[ch] + "}"
+        if cmd is None and ch in SUB:
+            cmd = "_{" + SUB[ch] + "}"
         if cmd is not None:
             return cmd + " " if cmd[-1].isalpha() and nxt.isalpha() else cmd
         folded = fold_ascii(ch)
@@ -378,17 +332,17 @@ class _Renderer:
 
     def _text(self, chunk: str, protect: bool) -> str:
         if not protect:
-            return "".join(self.char(c) for c in chunk)
+            return self.chars(chunk)
         out, pos = [], 0
-        for m in re.finditer(r"[^\W_]+", chunk):
-            out.append("".join(self.char(c) for c in chunk[pos : m.start()]))
+        for m in _WORD.finditer(chunk):
+            out.append(self.chars(chunk[pos : m.start()]))
             out.append(self._word(m.group()))
             pos = m.end()
-        out.append("".join(self.char(c) for c in chunk[pos:]))
+        out.append(self.chars(chunk[pos:]))
         return "".join(out)
 
     def _word(self, word: str) -> str:
-        body = "".join(self.char(c) for c in word)
+        body = self.chars(word)
         if not any(c.isupper() for c in word):
             return body
         if len(word) > 2 and word.endswith("s") and word[:-1].isupper():  # LLMs -> {LLM}s
@@ -403,7 +357,7 @@ def render(text: str, *, unicode: bool = False, protect: bool = False) -> Render
     Characters with no safe form are replaced by ``?`` (or transliterated) and listed in
     `Rendered.lost` so the caller can warn.
     """
-    text = re.sub(r"\s+", " ", text).strip()
+    text = unicodedata.normalize("NFC", re.sub(r"\s+", " ", text).strip())
     text = re.sub(r"\$\$(.+?)\$\$", r"$\1$", text)
     text = re.sub(r"\\\((.+?)\\\)", r"$\1$", text)
     decoded = _decode_outside_math(text)

@@ -5,13 +5,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from paperterm.bibtex.latex import fold_ascii, render, tex_to_unicode
+from paperterm.bibtex.latex import render, tex_to_unicode
+from paperterm.bibtex.tables import fold_ascii
 
 # Capitalised particles that start a surname when they are neither first nor last word:
 # "Christopher De Sa", "Pascal Van Hentenryck", "Gioele La Manno" (but "De Cheng" is Cheng, De).
 _PARTICLES = {"de", "del", "della", "der", "den", "des", "di", "da", "do", "dos", "du", "la",
               "le", "van", "von", "vander", "vanden", "ter", "ten", "zu", "af", "av"}
-_SUFFIXES = {"jr", "jr.", "sr", "sr.", "ii", "iii", "iv", "v"}
+_SUFFIXES = {"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"}
 _CORPORATE = re.compile(r"\b(collaboration|consortium|team|group|project|society)\b", re.I)
 
 

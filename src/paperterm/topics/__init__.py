@@ -8,6 +8,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from paperterm import paths
 from paperterm.config import Config, ConfigError, read_toml
 from paperterm.models import Topic
 
@@ -23,7 +24,9 @@ def _topic_from_table(name: str, table: dict[str, Any], source: str) -> Topic:
         )
     desc = table.get("description", "")
     if not isinstance(desc, str) or not desc.strip():
-        raise ConfigError(f"{source}: topic '{name}': key 'description' expected a non-empty string")
+        raise ConfigError(
+            f"{source}: topic '{name}': key 'description' expected a non-empty string"
+        )
     lists: dict[str, tuple[str, ...]] = {}
     for key in ("keywords", "exclude", "categories"):
         value = table.get(key, [])
@@ -66,12 +69,13 @@ def builtin_topics() -> dict[str, Topic]:
 def all_topics(config: Config) -> dict[str, Topic]:
     """Built-ins, overridden by files in topics/ next to the config, overridden by [topics.*]."""
     topics = builtin_topics()
-    if config.path is not None:
-        folder = config.path.parent / "topics"
-        if folder.is_dir():
-            for path in sorted(folder.glob("*.toml")):
-                topic = _topic_from_file(path)
-                topics[topic.name] = topic
+    # next to the config file, even when that file does not exist (yet): `config --path`
+    # shows this folder whether or not there is a config.toml
+    folder = (config.path.parent if config.path is not None else paths.config_dir()) / "topics"
+    if folder.is_dir():
+        for path in sorted(folder.glob("*.toml")):
+            topic = _topic_from_file(path)
+            topics[topic.name] = topic
     for name, table in config.topics.items():
         origin = str(config.path) if config.path else "config"
         topics[name] = _topic_from_table(name, table, origin)
@@ -86,7 +90,9 @@ class ResolvedTopic:
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-\+\.]*")
 _STOP = frozenset(
-    "a an and are as at be by for from in into is of on or the to with about using via new".split()
+    (
+        "a an and are as at be by for from in into is of on or the to with about using via new"
+    ).split(" ")
 )
 
 

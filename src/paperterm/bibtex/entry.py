@@ -1,0 +1,101 @@
+"""One `Paper` -> one BibTeX entry, in the form arXiv publishes (plus biblatex fields)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from paperterm.bibtex.keys import arxiv_date
+from paperterm.bibtex.latex import render
+from paperterm.bibtex.names import format_name, parse
+from paperterm.models import Paper
+
+MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_ET_AL = {"et al", "et al.", "others", "and others"}
+_DOI_PREFIX = re.compile(r"^\s*(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.I)
+
+
+def bare_doi(doi: str | None) -> str:
+    """"https://doi.org/10.1/X" -> "10.1/X" (case kept); "" when there is none."""
+    return _DOI_PREFIX.sub("", doi or "").strip()
+
+
+@dataclass
+class Built:
+    """A rendered entry and what could not be represented exactly."""
+
+    text: str
+    warnings: list[str] = field(default_factory=list)
+
+
+def _verbatim(value: str) -> str:
+    """doi/url/eprint go in unescaped; only drop what would break the braces or the field."""
+    return re.sub(r"[{}\s]", "", value)
+
+
+def build_entry(paper: Paper, key: str, *, unicode: bool = False,
+                prefer_journal: bool = False) -> Built:
+    """Render `paper` as an entry with citation key `key`, collecting warnings."""
+    warnings: list[str] = []
+
+    def note_lost(what: str, lost: list[str]) -> None:
+        if lost:
+            chars = "".join(dict.fromkeys(lost))
+            warnings.append(
+                f"{paper.id}: {what} has characters with no pdflatex-safe LaTeX form "
+                f"({chars}); written as ASCII/'?' -- export with unicode=True for biber/"
+                "XeLaTeX/LuaLaTeX to keep them"
+            )
+
+    title = render(paper.title, unicode=unicode, protect=True)
+    note_lost("title", title.lost)
+    authors = []
+    for raw in paper.authors:
+        if raw.strip().lower() in _ET_AL:
+            authors.append("others")
+            continue
+        text, lost = format_name(parse(raw), unicode=unicode)
+        note_lost(f"author {raw!r}", lost)
+        if text:
+            authors.append(text)
+    year, month = arxiv_date(paper)
+    journal = (paper.journal_ref or "").strip()
+    is_article = prefer_journal and bool(journal)
+    fields: list[tuple[str, str]] = [("title", "{" + title.text + "}")]
+    if authors:
+        fields.append(("author", "{" + " and ".join(authors) + "}"))
+    if is_article:
+        rendered = render(journal, unicode=unicode)
+        note_lost("journal reference", rendered.lost)
+        fields.append(("journal", "{" + rendered.text + "}"))
+        years = re.findall(r"\b(?:19|20)\d{2}\b", journal)
+        if years and int(years[-1]) != year:  # the journal's year, not the preprint's
+            year, month = int(years[-1]), None
+    if year:
+        fields.append(("year", "{" + str(year) + "}"))
+    else:
+        warnings.append(f"{paper.id}: no year known (not a YYMM arXiv id, no date)")
+    if month:
+        fields.append(("month", MONTHS[month - 1]))
+    eprint = _verbatim(paper.id)
+    primary = _verbatim(paper.primary_category or (paper.categories or ("",))[0])
+    fields += [("eprint", "{" + eprint + "}"), ("archivePrefix", "{arXiv}")]
+    if primary:
+        fields.append(("primaryClass", "{" + primary + "}"))
+    fields.append(("eprinttype", "{arxiv}"))
+    if primary:
+        fields.append(("eprintclass", "{" + primary + "}"))
+    doi = _verbatim(bare_doi(paper.doi))
+    if doi:
+        fields.append(("doi", "{" + doi + "}"))
+    fields.append(("url", "{https://arxiv.org/abs/" + eprint + "}"))
+    width = max(len(name) for name, _ in fields)
+    body = ",\n".join(f"  {name.ljust(width)} = {value}" for name, value in fields)
+    kind = "article" if is_article else "misc"
+    return Built(f"@{kind}{{{key},\n{body}\n}}\n", warnings)
+
+
+def render_entry(paper: Paper, key: str, *, unicode: bool = False,
+                 prefer_journal: bool = False) -> str:
+    """The BibTeX entry for `paper` under citation key `key` (ends with a newline)."""
+    return build_entry(paper, key, unicode=unicode, prefer_journal=prefer_journal).text

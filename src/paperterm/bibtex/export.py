@@ -1,0 +1,161 @@
+"""Export papers to a .bib file: parse it, skip papers already there, append the rest."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from paperterm.bibtex.bibfile import Block, atomic_write, field_text, locked, parse_bib
+from paperterm.bibtex.entry import bare_doi, build_entry
+from paperterm.bibtex.errors import BibError
+from paperterm.bibtex.keys import DEFAULT_PATTERN, check_pattern, citation_key, unique_key
+from paperterm.models import Paper
+
+_NOT_ENTRIES = {"string", "comment", "preamble"}
+_ARXIV_URL = re.compile(r"arxiv\.org/(?:abs|pdf)/([^\s?#]+?)(?:v\d+)?(?:\.pdf)?/?$", re.I)
+
+
+@dataclass
+class ExportResult:
+    """What an export did. Pairs are (arXiv id, citation key)."""
+
+    path: Path | None
+    added: list[tuple[str, str]] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # already present
+    updated: list[tuple[str, str]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    text: str = ""  # the entries added or updated (everything, for target "-")
+
+
+def _norm_id(value: str) -> str:
+    value = re.sub(r"^arxiv:\s*", "", value.strip(), flags=re.I)
+    return re.sub(r"v\d+$", "", value).lower()
+
+
+def _norm_doi(value: str | None) -> str:
+    return bare_doi(value).lower()
+
+
+class _Index:
+    """Existing entries by arXiv id and DOI, plus the citation keys in use."""
+
+    def __init__(self, blocks: list[Block]) -> None:
+        self.by_id: dict[str, Block] = {}
+        self.by_doi: dict[str, Block] = {}
+        self.keys: set[str] = set()
+        for b in blocks:
+            if b.kind in _NOT_ENTRIES:
+                continue
+            self.keys.add(b.key.lower())
+            ids = []
+            if "eprint" in b.fields:
+                ids.append(_norm_id(field_text(b.fields["eprint"])))
+            m = _ARXIV_URL.search(field_text(b.fields.get("url", "")))
+            if m:
+                ids.append(_norm_id(m.group(1)))
+            for i in ids:
+                self.by_id.setdefault(i, b)
+            doi = _norm_doi(field_text(b.fields.get("doi", "")))
+            if doi:
+                self.by_doi.setdefault(doi, b)
+
+    def find(self, paper: Paper) -> Block | None:
+        doi = _norm_doi(paper.doi)
+        return self.by_id.get(_norm_id(paper.id)) or (self.by_doi.get(doi) if doi else None)
+
+
+def _merge(text: str, papers: Sequence[Paper], opts: dict[str, bool], pattern: str,
+           update: bool, result: ExportResult, name: str) -> str:
+    """Return the new file text; fill `result`. Existing bytes are never re-serialised."""
+    index = _Index(parse_bib(text, name))
+    nl = "\r\n" if "\r\n" in text else "\n"  # keep the file's line endings
+    batch_ids: dict[str, str] = {}
+    batch_dois: dict[str, str] = {}
+    replaced: dict[int, tuple[Block, str]] = {}
+    new: list[str] = []
+    for paper in papers:
+        pid, doi = _norm_id(paper.id), _norm_doi(paper.doi)
+        seen = batch_ids.get(pid) or (batch_dois.get(doi) if doi else None)
+        if seen is not None:
+            result.skipped.append((paper.id, seen))
+            continue
+        block = index.find(paper)
+        if block is not None:
+            key = block.key
+            built = build_entry(paper, key, **opts)
+            entry = built.text.rstrip("\n").replace("\n", nl)
+            if update and block.start not in replaced and text[block.start : block.end] != entry:
+                replaced[block.start] = (block, entry)
+                result.updated.append((paper.id, key))
+                result.warnings += built.warnings
+            else:
+                result.skipped.append((paper.id, key))
+        else:
+            key = unique_key(citation_key(paper, pattern), index.keys)
+            index.keys.add(key.lower())
+            built = build_entry(paper, key, **opts)
+            new.append(built.text.replace("\n", nl))
+            result.added.append((paper.id, key))
+            result.warnings += built.warnings
+        batch_ids[pid] = key
+        if doi:
+            batch_dois[doi] = key
+    out = text
+    for start in sorted(replaced, reverse=True):
+        block, entry = replaced[start]
+        out = out[:start] + entry + out[block.end :]
+    ordered = [entry + nl for _, (_, entry) in sorted(replaced.items())]
+    result.text = nl.join(ordered + new)
+    if new:
+        if out and not out.endswith(nl):
+            out += nl
+        if out and not out.endswith(nl + nl):
+            out += nl
+        out += nl.join(new)
+    return out
+
+
+def export_papers(papers: Sequence[Paper], target: Path | str, *, unicode: bool = False,
+                  prefer_journal: bool = False, key_pattern: str = DEFAULT_PATTERN,
+                  update: bool = False) -> ExportResult:
+    """Merge `papers` into the .bib file `target` (created if missing) or render for "-".
+
+    Papers already in the file (same arXiv id, any version, or same DOI) are skipped, or
+    replaced in place when `update`. Raises BibError for an unparsable or unwritable file,
+    which is then left untouched; KeyPatternError (a BibError) for a bad `key_pattern`.
+    """
+    check_pattern(key_pattern)
+    opts = {"unicode": unicode, "prefer_journal": prefer_journal}
+    if str(target) == "-":
+        result = ExportResult(path=None)
+        _merge("", papers, opts, key_pattern, False, result, "<stdout>")
+        return result
+    path = Path(os.path.realpath(Path(target).expanduser()))
+    result = ExportResult(path=path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with locked(path):
+            try:
+                raw = path.read_bytes()
+            except FileNotFoundError:
+                raw = b""
+            text = raw.decode("utf-8", errors="surrogateescape")
+            out = _merge(text, papers, opts, key_pattern, update, result, str(path))
+            if out != text:
+                if unicode and not _is_utf8(raw) and not out.isascii():
+                    result.warnings.append(f"{path}: is not UTF-8; the new entries are UTF-8")
+                atomic_write(path, out.encode("utf-8", errors="surrogateescape"))
+    except OSError as exc:
+        raise BibError(f"{exc.filename or path}: {exc.strerror or exc}") from None
+    return result
+
+
+def _is_utf8(raw: bytes) -> bool:
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True

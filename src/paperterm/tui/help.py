@@ -1,0 +1,52 @@
+"""`?`: every binding, as currently mapped."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from paperterm.tui.keys import ALL_KEYS, TEXTUAL_KEYS, display_keys
+
+
+def help_table(keymap: dict[str, str]) -> Table:
+    table = Table(box=None, show_header=True, header_style="bold", pad_edge=False, expand=True)
+    table.add_column("Key", no_wrap=True, style="bold")
+    table.add_column("Action")
+    table.add_column("[keys] name", style="dim", no_wrap=True)
+    for spec in ALL_KEYS:
+        keys = keymap.get(spec.id, spec.keys)
+        table.add_row(Text(display_keys(keys)), Text(spec.help), Text(spec.id))
+    for keys, text in TEXTUAL_KEYS:
+        table.add_row(Text(keys), Text(text), Text(""))
+    return table
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [  # noqa: RUF012
+        Binding("escape,q,question_mark", "dismiss", "Close", id="help_close"),
+    ]
+
+    def __init__(self, keymap: dict[str, str]) -> None:
+        super().__init__()
+        self.keymap = keymap
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help-box"):
+            yield Static(Text("paperterm keys", style="bold"), id="help-title")
+            yield Static(help_table(self.keymap), id="help-table")
+            yield Static(
+                Text(
+                    "Remap in the config file:  [keys]  star = \"*\"  (several keys: \"a,b\").\n"
+                    "Marks:  • unseen  ★ starred  ✓ saved to .bib  + marked.   "
+                    "Scores:  … queued  ! failed (reason in the preview).   esc closes."
+                ),
+                id="help-foot",
+            )
+
+    async def action_dismiss(self, result: None = None) -> None:
+        self.dismiss(result)

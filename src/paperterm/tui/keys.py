@@ -1,0 +1,93 @@
+"""Every key binding, in one table: the bindings, the footer, the help screen and the command
+palette are all built from it. Remap in the config file: `[keys]` with `action = "key"` (several
+keys: "a,b"), e.g. `star = "*"`, `quit = "ctrl+q"`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.binding import Binding
+
+
+@dataclass(frozen=True)
+class KeySpec:
+    id: str  # the name used in [keys]
+    keys: str  # default keys, Textual key names, comma separated
+    action: str  # app action (list actions are prefixed "list.")
+    description: str  # footer / help
+    help: str  # the longer line on the help screen and in the command palette
+    show: bool = False  # in the footer
+    palette: bool = True  # offer in the command palette
+
+
+LIST_KEYS: tuple[KeySpec, ...] = (
+    KeySpec("down", "down,j", "cursor_down", "Down", "Next paper"),
+    KeySpec("up", "up,k", "cursor_up", "Up", "Previous paper"),
+    KeySpec("top", "g,home", "cursor_top", "Top", "First paper"),
+    KeySpec("bottom", "G,end", "cursor_bottom", "Bottom", "Last paper"),
+    KeySpec("page_down", "pagedown", "page_down", "Page down", "One screen down"),
+    KeySpec("page_up", "pageup", "page_up", "Page up", "One screen up"),
+)
+
+APP_KEYS: tuple[KeySpec, ...] = (
+    KeySpec("expand", "enter,space", "toggle_abstract", "More", "Expand / collapse the abstract",
+            show=True),
+    KeySpec("sort", "s", "cycle_sort", "Sort", "Cycle the sort key", show=True),
+    KeySpec("reverse", "S", "reverse_sort", "Reverse", "Reverse the sort order"),
+    KeySpec("search", "slash", "start_search", "Search",
+            "Filter by text in title, authors and abstract (esc clears)", show=True),
+    KeySpec("filters", "f", "open_filters", "Filters",
+            "Filter panel: relevance, categories, types, unseen, starred", show=True),
+    KeySpec("star", "asterisk", "toggle_star", "Star", "Star / unstar the paper", show=True),
+    KeySpec("mark", "x", "toggle_mark", "Mark", "Mark / unmark for a batch action", show=True),
+    KeySpec("clear_marks", "X", "clear_marks", "Clear marks", "Clear all marks"),
+    KeySpec("save", "b", "save_bib", "Save .bib",
+            "Save the marked papers (or this one) to the .bib file", show=True),
+    KeySpec("open", "o", "open_abs", "Open", "Open the abstract page in the browser", show=True),
+    KeySpec("pdf", "p", "open_pdf", "PDF", "Open the PDF in the browser"),
+    KeySpec("copy", "c", "copy_bibtex", "Copy", "Copy the BibTeX entry to the clipboard"),
+    KeySpec("rescore", "r", "rescore", "Score", "(Re)score the shown papers"),
+    KeySpec("topic", "t", "pick_topic", "Topic", "Switch topic", show=True),
+    KeySpec("theme", "T", "cycle_theme", "Theme", "Next colour theme"),
+    KeySpec("help", "question_mark", "show_help", "Help", "All keys", show=True),
+    KeySpec("quit", "q", "quit", "Quit", "Quit paperterm", show=True),
+)
+
+# Bindings Textual provides, listed on the help screen.
+TEXTUAL_KEYS: tuple[tuple[str, str], ...] = (
+    ("tab / shift+tab", "Move focus between the list and the preview"),
+    ("ctrl+p", "Command palette: every action by name"),
+    ("click a column title", "Sort by that column (again: reverse)"),
+)
+
+ALL_KEYS = LIST_KEYS + APP_KEYS
+KEY_IDS = frozenset(k.id for k in ALL_KEYS)
+
+
+def bindings(specs: tuple[KeySpec, ...]) -> list[Binding]:
+    return [
+        Binding(k.keys, k.action, k.description, show=k.show, id=k.id) for k in specs
+    ]
+
+
+def check_keymap(keys: dict[str, str]) -> tuple[dict[str, str], list[str]]:
+    """The usable part of a [keys] table, and a notice per unknown action."""
+    good: dict[str, str] = {}
+    problems: list[str] = []
+    for action, key in keys.items():
+        if action not in KEY_IDS:
+            problems.append(
+                f"[keys] unknown action '{action}' (known: {', '.join(sorted(KEY_IDS))})"
+            )
+        elif not key.strip():
+            problems.append(f"[keys] '{action}': empty key")
+        else:
+            good[action] = key.strip()
+    return good, problems
+
+
+def display_keys(keys: str) -> str:
+    """'down,j' -> 'down / j'; 'asterisk' -> '*'."""
+    from textual.keys import format_key
+
+    return " / ".join(format_key(k.strip()) for k in keys.split(",") if k.strip())
