@@ -67,14 +67,10 @@ def main() -> None:
     count = _count_tokens_fn()
     own_tokens = sum(count(p.title) + count(p.abstract) for p in papers)
 
+    server_args = ["--latency", str(args.latency), "--rpm", str(args.rpm)]
+    server_args += ["--error-rate", str(args.error_rate)]
     server = subprocess.Popen(
-        [
-            sys.executable,
-            str(ROOT / "benchmarks" / "fake_openai_server.py"),
-            "--latency", str(args.latency),
-            "--rpm", str(args.rpm),
-            "--error-rate", str(args.error_rate),
-        ],  # fmt: skip
+        [sys.executable, str(ROOT / "benchmarks" / "fake_openai_server.py"), *server_args],
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -117,7 +113,7 @@ def main() -> None:
         ("scored / unscored", f"{summary.scored:,} / {summary.unscored:,}"),
         ("wall time", f"{wall:.2f} s"),
         ("ideal", f"{ideal:.2f} s (ceil({batches}/{settings.concurrency}) x {args.latency:g})"),
-        ("wall / ideal", f"{wall / ideal:.3f} (target <= 1.2)"),
+        ("wall / ideal", f"{wall / ideal:.3f} (target <= 1.2)" if ideal else "n/a"),
         ("litellm import (not in wall time)", f"{import_s:.2f} s"),
         ("prompt tokens", f"{summary.prompt_tokens:,} ({summary.prompt_tokens / args.papers:.1f}"
                           f"/paper)"),

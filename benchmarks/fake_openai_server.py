@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from fakellm import Behaviour, FakeLLM  # noqa: E402
+from fakellm import Behaviour, FakeLLM
 
 
 def make_server(

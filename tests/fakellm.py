@@ -294,3 +294,17 @@ def _make_handler(fake: FakeLLM) -> type[BaseHTTPRequestHandler]:
                 pass  # the client gave up (timeout): nothing to tell it
 
     return Handler
+
+
+try:  # a ready-made fixture for tests that import it explicitly
+    import pytest
+
+    @pytest.fixture
+    def fake_llm(monkeypatch: pytest.MonkeyPatch):  # type: ignore[misc]
+        """A running FakeLLM, with OPENAI_API_KEY=sk-test set for the test."""
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+        with FakeLLM() as server:
+            yield server
+
+except ImportError:  # benchmarks run without pytest
+    pass

@@ -8,6 +8,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -138,3 +139,33 @@ def test_importing_paperterm_scoring_does_not_import_litellm():
     )
     done = subprocess.run([sys.executable, "-c", code], env=_env(), capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_sync_wrapper_cancelled_from_another_thread(monkeypatch, tmp_path):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    papers = parse_feed(FEED.read_bytes()).papers[:30]
+    topic = resolve_topic("moe", Config()).topic
+    cancel = threading.Event()
+    results = []
+    with FakeLLM(Behaviour(delay=0.3)) as llm:
+        settings = ScoringSettings(
+            model="openai/gpt-4o-mini", api_base=llm.url, batch_size=5, concurrency=1
+        )
+
+        def worker():
+            results.append(
+                run_scoring(papers, topic, settings, db_path=tmp_path / "db", cancel=cancel)
+            )
+
+        thread = threading.Thread(target=worker)
+        thread.start()
+        deadline = time.monotonic() + 20
+        while llm.count < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        cancel.set()
+        thread.join(timeout=20)
+        assert not thread.is_alive()
+    (summary,) = results
+    assert summary.stopped is not None and summary.stopped.startswith("cancelled: ")
+    assert 0 < summary.unscored < 30 and summary.scored + summary.unscored == 30
+    assert llm.count <= 3

@@ -235,3 +235,20 @@ def test_newer_schema_is_a_clear_error_and_the_file_is_left_alone(tmp_path):
     assert str(SCHEMA_VERSION + 5) in message
     assert path.read_bytes() == before
     assert _broken_copies(path) == []
+
+
+def test_damaged_pages_are_detected_on_open(tmp_path):
+    path = tmp_path / "p.sqlite3"
+    s = Store.open(path)
+    papers = [_paper(f"2603.{i:05d}", abstract="x" * 2000) for i in range(300)]
+    s.save_day("cs.LG", DAY, papers, source="rss")
+    s.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    page = s.conn.execute("PRAGMA page_size").fetchone()[0]
+    s.close()
+    data = bytearray(path.read_bytes())
+    data[page * 3 : page * 6] = b"\xab" * (page * 3)  # the header survives, a b-tree does not
+    path.write_bytes(bytes(data))
+    s = Store.open(path)
+    _assert_moved_aside(path, bytes(data), s)
+    assert "\n" not in s.notice
+    s.close()

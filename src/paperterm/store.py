@@ -104,6 +104,7 @@ class UserState:
 
 
 def _quarantine(path: Path, why: str) -> StoreError:
+    why = " ".join(why.split())  # SQLite's messages can span lines; a notice is one line
     stamp = time.strftime("%Y%m%d-%H%M%S")
     moved = path.with_name(f"{path.name}.broken-{stamp}")
     n = 1

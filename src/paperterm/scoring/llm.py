@@ -74,6 +74,10 @@ def _import_litellm() -> Any:
         litellm.set_verbose = False
         for name in ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy", "litellm", "httpx"):
             logging.getLogger(name).setLevel(logging.ERROR)
+        with contextlib.suppress(Exception):
+            # The OpenAI SDK imports its resources on the first request (~0.4 s); do it
+            # here, off the event loop, rather than stall the first request.
+            import openai.resources  # noqa: F401
         return litellm
 
 
@@ -242,7 +246,7 @@ class _Run:
         missing = [k for k in env.get("missing_keys", []) if k]
         if missing:
             raise self.fail(
-                f"{' / '.join(missing)} is not set: the API key for {model} is read from "
+                f"{' or '.join(missing)} is not set: the API key for {model} is read from "
                 "the environment"
             )
         try:
@@ -494,16 +498,6 @@ class _Run:
                 if cancel_task is not None:
                     waiting.add(cancel_task)
                 done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
-                if cancel_task is not None and cancel_task in done:
-                    cancelled = True
-                    cancel_task = None
-                    for task in in_flight:
-                        task.cancel()
-                    await asyncio.gather(*in_flight, return_exceptions=True)
-                    for batch, _ in in_flight.values():
-                        self.give_up(batch.papers, self._stop_reason(True))
-                    in_flight.clear()
-                    continue
                 for task in done:
                     if task not in in_flight:
                         continue
@@ -524,6 +518,16 @@ class _Run:
                         fatal = outcome.reason
                     else:
                         self.give_up(batch.papers, outcome.reason)
+                if cancel_task is not None and cancel_task in done and fatal is None:
+                    # Answers that already arrived were kept above; the rest is dropped.
+                    cancelled = True
+                    cancel_task = None
+                    for task in in_flight:
+                        task.cancel()
+                    await asyncio.gather(*in_flight, return_exceptions=True)
+                    for batch, _ in in_flight.values():
+                        self.give_up(batch.papers, self._stop_reason(True))
+                    in_flight.clear()
                 self.progress()
                 if fatal is not None:
                     break

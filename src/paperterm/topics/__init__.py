@@ -89,11 +89,10 @@ class ResolvedTopic:
 
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-\+\.]*")
-_STOP = frozenset(
-    (
-        "a an and are as at be by for from in into is of on or the to with about using via new"
-    ).split(" ")
-)
+_STOP = frozenset({
+    "a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "in", "into", "is", "of",
+    "on", "or", "the", "to", "with", "about", "using", "via", "new",
+})
 
 
 def resolve_topic(name_or_text: str, config: Config) -> ResolvedTopic:
