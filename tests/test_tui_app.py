@@ -366,17 +366,17 @@ async def test_seen_marked_when_cursor_rests_and_written_in_batches(tmp_path):
     ctx = make_ctx(tmp_path)
 
     class FastSeen(PapertermApp):
-        SEEN_DELAY = 0.05
+        SEEN_DELAY = 0.3
         SEEN_FLUSH_INTERVAL = 0.2
 
     app = FastSeen(ctx)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause(0.15)
+        await pilot.pause(0.5)
         first = app.shown[0]
         assert first.seen
         await pilot.press("j", "j", "j")  # passing over rows quickly does not mark them
         assert not app.shown[1].seen and not app.shown[2].seen
-        await pilot.pause(0.15)
+        await pilot.pause(0.5)
         assert app.shown[3].seen
         assert "•" not in row_text(app, 3)
         await pilot.pause(0.3)
