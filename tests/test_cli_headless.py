@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from fakellm import Behaviour, FakeLLM, expected_scores
+
 from paperterm.feeds import parse_feed
 
 ROOT = Path(__file__).resolve().parents[1]
