@@ -217,3 +217,21 @@ def test_article_when_journal_preferred() -> None:
 def test_et_al_becomes_others() -> None:
     entry = render_entry(paper(authors=("Ada Lovelace", "et al.")), "k")
     assert "{Lovelace, Ada and others}" in entry
+
+
+def test_terminal_escapes_and_control_characters_never_reach_the_bib_file():
+    from dataclasses import replace as _replace
+
+    from paperterm.bibtex import render_entry as _render
+    from paperterm.models import Paper as _Paper
+
+    hostile = _Paper(
+        id="2602.20191", version=1,
+        title="Evil \x1b[31mRed\x1b[0m title \x1b]0;pwned\x07 with \x9b C1 and \x00 NUL",
+        authors=("Mallory \x1b[1mBold\x1b[0m Person",), abstract="", categories=("cs.LG",),
+        primary_category="cs.LG",
+    )
+    for unicode in (False, True):
+        text = _render(_replace(hostile), "k", unicode=unicode)
+        assert not any((ord(ch) < 32 and ch != "\n") or 0x7F <= ord(ch) <= 0x9F for ch in text)
+        assert "Red" in text and "Person" in text

@@ -136,6 +136,9 @@ def test_importing_paperterm_scoring_does_not_import_litellm():
         "import sys, paperterm.scoring, paperterm.digest\n"
         "from paperterm.scoring import local_scores\n"
         "assert 'litellm' not in sys.modules, 'litellm imported'\n"
+        "assert 'paperterm.scoring.llm' not in sys.modules, 'engine imported'\n"
+        "paperterm.scoring.ScoringError\n"
+        "assert 'paperterm.scoring.llm' in sys.modules and 'litellm' not in sys.modules\n"
     )
     done = subprocess.run([sys.executable, "-c", code], env=_env(), capture_output=True, text=True)
     assert done.returncode == 0, done.stderr

@@ -73,7 +73,9 @@ def parse_theme(data: dict, origin: str, source: str, fallback_name: str) -> The
     known = {"name", "dark", "palette"}
     unknown = set(data) - known
     if unknown:
-        raise ConfigError(f"{origin}: unknown key(s) {sorted(unknown)} (known: dark, name, palette)")
+        raise ConfigError(
+            f"{origin}: unknown key(s) {sorted(unknown)} (known: dark, name, palette)"
+        )
     name = data.get("name", fallback_name)
     if not isinstance(name, str) or not name.strip():
         raise ConfigError(f"{origin}: key 'name' expected a non-empty string")

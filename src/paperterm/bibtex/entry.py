@@ -30,7 +30,7 @@ class Built:
 
 def _verbatim(value: str) -> str:
     """doi/url/eprint go in unescaped; only drop what would break the braces or the field."""
-    return re.sub(r"[{}\s]", "", value)
+    return re.sub(r"[{}\s\x00-\x1f\x7f-\x9f]", "", value)
 
 
 def build_entry(paper: Paper, key: str, *, unicode: bool = False,

@@ -350,6 +350,9 @@ class _Renderer:
         return "{" + body + "}"
 
 
+CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
 def render(text: str, *, unicode: bool = False, protect: bool = False) -> Rendered:
     """Render `text` as a BibTeX field value (without the outer braces).
 
@@ -357,6 +360,7 @@ def render(text: str, *, unicode: bool = False, protect: bool = False) -> Render
     Characters with no safe form are replaced by ``?`` (or transliterated) and listed in
     `Rendered.lost` so the caller can warn.
     """
+    text = CONTROL_CHARS.sub(" ", text)  # terminal escapes etc. must never reach a .bib file
     text = unicodedata.normalize("NFC", re.sub(r"\s+", " ", text).strip())
     text = re.sub(r"\$\$(.+?)\$\$", r"$\1$", text)
     text = re.sub(r"\\\((.+?)\\\)", r"$\1$", text)

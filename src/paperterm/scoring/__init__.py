@@ -1,16 +1,15 @@
 """Scoring papers against a topic: the local keyword scorer and the LLM engine.
 
-Importing this package never imports litellm; the engine does, the first time it has to
-send a request.
+Importing this package never imports litellm, nor the engine module: both load on first
+use (the engine imports litellm the first time it has to send a request), so the reader can
+paint before any of it is loaded.
 """
 
+from __future__ import annotations
+
+from typing import Any
+
 from paperterm.scoring.cache import cached_scores
-from paperterm.scoring.llm import (
-    ScoringError,
-    aclose_llm_clients,
-    run_scoring,
-    score_papers,
-)
 from paperterm.scoring.local import local_scores
 from paperterm.scoring.prompt import PROMPT_VERSION
 from paperterm.scoring.types import RunSummary, Score, ScoringSettings
@@ -27,3 +26,13 @@ __all__ = [
     "run_scoring",
     "score_papers",
 ]
+
+_ENGINE = {"ScoringError", "aclose_llm_clients", "run_scoring", "score_papers"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _ENGINE:
+        from paperterm.scoring import llm
+
+        return getattr(llm, name)
+    raise AttributeError(f"module 'paperterm.scoring' has no attribute {name!r}")

@@ -6,6 +6,8 @@ imported by the worker thread that runs an LLM scoring pass, after the list is o
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -52,23 +54,6 @@ ENABLE_LLM_HINT = (
 _STATUS = {"scored": "scored", "cached": "cached", "queued": "queued", "unscored": "failed"}
 
 
-def _scoring(name: str) -> Any:
-    """paperterm.scoring's public function `name` (imported on first use, not at start-up)."""
-    import paperterm.scoring as scoring
-
-    if not hasattr(scoring, name):  # the engine's submodules, if __init__ does not export it
-        import importlib
-
-        for sub in ("local", "cache"):
-            try:
-                mod = importlib.import_module(f"paperterm.scoring.{sub}")
-            except ImportError:
-                continue
-            if hasattr(mod, name):
-                return getattr(mod, name)
-    return getattr(scoring, name)
-
-
 def _fmt_tokens(n: int) -> str:
     return f"{n / 1000:.1f}k" if n >= 1000 else str(n)
 
@@ -79,7 +64,7 @@ class PapertermApp(App[int]):
     CSS_PATH = Path(__file__).with_name("app.tcss")
     TITLE = "paperterm"
     ENABLE_COMMAND_PALETTE = True
-    COMMANDS = App.COMMANDS | {PapertermCommands}  # noqa: RUF012
+    COMMANDS = App.COMMANDS | {PapertermCommands}
     BINDINGS: ClassVar[list[Binding]] = [
         *bindings(APP_KEYS),
         Binding("escape", "clear_search", "Clear filter", show=False, id="clear_search"),
@@ -335,7 +320,8 @@ class PapertermApp(App[int]):
             self._score_locally(hint=True)
 
     def _score_locally(self, *, hint: bool) -> None:
-        local_scores = _scoring("local_scores")
+        from paperterm.scoring import local_scores
+
         self._set_scores_now(local_scores([e.paper for e in self.entries], self.topic), "local")
         self.scorer_label = "local scorer"
         if hint:
@@ -345,7 +331,8 @@ class PapertermApp(App[int]):
         """Show cached scores now, queue the rest and score them on a worker thread."""
         todo = papers
         if use_cache and self.store is not None:
-            cached_scores = _scoring("cached_scores")
+            from paperterm.scoring import cached_scores
+
             try:
                 cached = cached_scores(self.store, papers, self.topic, self.ctx.settings)
             except Exception as exc:
@@ -366,9 +353,7 @@ class PapertermApp(App[int]):
 
     def start_scoring(self, papers: list[Paper]) -> None:
         self.cancel_scoring()
-        import asyncio
-
-        self._cancel = asyncio.Event()
+        self._cancel = threading.Event()  # run_scoring polls it from its own event loop
         self.scoring = True
         self.summary = None
         self._score_worker(papers, self.topic, self.generation, self._cancel)
@@ -384,10 +369,8 @@ class PapertermApp(App[int]):
         from paperterm.scoring import ScoringError, run_scoring
 
         def hop(fn, *args):
-            try:
+            with contextlib.suppress(RuntimeError):  # RuntimeError: the app has closed
                 self.call_from_thread(fn, *args)
-            except RuntimeError:  # the app has closed
-                pass
 
         try:
             summary = run_scoring(
@@ -681,10 +664,8 @@ class PapertermApp(App[int]):
     def on_unmount(self) -> None:
         self.shutdown()
         if self.store is not None:
-            try:
+            with contextlib.suppress(Exception):
                 self.store.close()
-            except Exception:
-                pass
             self.store = None
 
 

@@ -17,7 +17,7 @@ def help_table(keymap: dict[str, str]) -> Table:
     table = Table(box=None, show_header=True, header_style="bold", pad_edge=False, expand=True)
     table.add_column("Key", no_wrap=True, style="bold")
     table.add_column("Action")
-    table.add_column("[keys] name", style="dim", no_wrap=True)
+    table.add_column(Text("[keys] name"), style="dim", no_wrap=True)
     for spec in ALL_KEYS:
         keys = keymap.get(spec.id, spec.keys)
         table.add_row(Text(display_keys(keys)), Text(spec.help), Text(spec.id))
@@ -34,11 +34,12 @@ class HelpScreen(ModalScreen[None]):
     def __init__(self, keymap: dict[str, str]) -> None:
         super().__init__()
         self.keymap = keymap
+        self.table = help_table(keymap)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box"):
             yield Static(Text("paperterm keys", style="bold"), id="help-title")
-            yield Static(help_table(self.keymap), id="help-table")
+            yield Static(self.table, id="help-table")
             yield Static(
                 Text(
                     "Remap in the config file:  [keys]  star = \"*\"  (several keys: \"a,b\").\n"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
@@ -92,9 +93,9 @@ class PaperTable(ScrollView, can_focus=True):
     PaperTable { overflow-x: hidden; }
     """
 
-    BINDINGS = bindings(LIST_KEYS)  # noqa: RUF012
+    BINDINGS = bindings(LIST_KEYS)
 
-    COMPONENT_CLASSES = {
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
         "paper-table--cursor",
         "paper-table--cursor-blurred",
         "paper-table--marked",
@@ -343,9 +344,8 @@ class ColumnHeader(Widget):
         for col, cx, w in layout(self._width()):
             out.append(" " * (cx - x))
             label = col.label
-            if col.sort == self.sort_key and col.key != "type":
-                label += "▲" if self.reverse else "▼"
-            elif col.key == "type" and self.sort_key == "order":
+            active = col.sort == self.sort_key
+            if active:
                 label += "▲" if self.reverse else "▼"
             label = set_cell_size(label.rjust(w) if col.right else label, w)
             out.append(label)

@@ -44,11 +44,12 @@ def safe(value: object, style: str | Style = "") -> Text:
 
 
 _GREEK = (
-    "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi pi rho sigma tau "
-    "upsilon phi chi psi omega"
-).split()
+    "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa",
+    "lambda", "mu", "nu", "xi", "pi", "rho", "sigma", "tau", "upsilon", "phi", "chi", "psi",
+    "omega",
+)
 _GREEK_LOWER = "αβγδεζηθικλμνξπρστυφχψω"
-_MACROS: dict[str, str] = {name: ch for name, ch in zip(_GREEK, _GREEK_LOWER)}
+_MACROS: dict[str, str] = {name: ch for name, ch in zip(_GREEK, _GREEK_LOWER, strict=True)}
 _MACROS.update(
     {
         "Gamma": "Γ", "Delta": "Δ", "Theta": "Θ", "Lambda": "Λ", "Xi": "Ξ", "Pi": "Π",
@@ -73,6 +74,8 @@ _TEXT_MACRO = re.compile(r"\\(?:texttt|textbf|textit|emph|textsc|mathrm|text)\{(
 
 def _render_math(inner: str) -> str | None:
     """Unicode for a math snippet, or None to leave it as written."""
+    if not any(ch in inner for ch in "\\^_") and (" " in inner or not inner.strip()):
+        return None  # "costs $5 and $6": prose between two dollar signs, not math
     out = _SCRIPT.sub(
         lambda m: (m.group(2) or m.group(3)).translate(
             _SUPERSCRIPT if m.group(1) == "^" else _SUBSCRIPT
