@@ -127,8 +127,6 @@ def cmd_tui(ns: argparse.Namespace) -> int:
     from paperterm.context import AppContext
 
     s = _session(ns)
-    if not s.settings.use_llm:
-        s.day.notices.append(LOCAL_HINT)
     ctx = AppContext(
         config=s.config,
         day=s.day,
@@ -138,7 +136,6 @@ def cmd_tui(ns: argparse.Namespace) -> int:
         bib_path=_bib_path(ns, s.config),
         unicode_bib=bool(opt(ns, "unicode")) or s.config.bibtex.unicode,
         theme=opt(ns, "theme"),
-        notices=s.day.notices,
     )
     s.store.close()
     from paperterm.tui.app import run_tui

@@ -89,7 +89,7 @@ class PapertermApp(App[int]):
         self.store: Store | None = None
         self.keymap, key_problems = check_keymap(dict(ctx.config.keys))
         self.startup_notices: list[tuple[str, str]] = [
-            (n, "warning") for n in [*ctx.day.notices, *ctx.notices, *key_problems]
+            (n, "warning") for n in dict.fromkeys([*ctx.day.notices, *ctx.notices, *key_problems])
         ]
         # scoring state
         self.generation = 0  # bumped on topic switch: late scores of an old run are dropped
