@@ -208,7 +208,10 @@ async def test_sort_cycle_reverse_and_cursor_stays_on_paper(tmp_path):
             assert app.current is reading
             assert cursor_visible(app)
             row = app.table.cursor - int(app.table.scroll_y)
-            assert row == screen_row or app.table.cursor < screen_row
+            # the same screen row as before this sort, unless a list edge makes it impossible
+            at_bottom = int(app.table.scroll_y) >= int(app.table.max_scroll_y)
+            assert row == screen_row or app.table.cursor < screen_row or at_bottom
+            screen_row = row
         assert set(seen_keys) == set(SORT_KEYS)
         assert app.sort_key == "relevance"
         await pilot.press("s", "s", "s")  # title
@@ -922,3 +925,23 @@ async def test_llm_auth_failure_is_a_notice(tmp_path, monkeypatch):
             assert errors, notices(app)
             assert all(e.relevance is None for e in app.entries)
             assert row_text(app, 0).split()[0] == "!"
+
+
+async def test_keys_typed_right_after_slash_go_to_the_search_box(tmp_path):
+    """A fast typist's keys are queued before "/" is handled: none may reach the list
+    (where "b" would save and "q" would quit)."""
+    from textual import events
+
+    app = QuietApp(make_ctx(tmp_path, example_papers()))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        for ch in "/mobiq":
+            app.post_message(events.Key("slash" if ch == "/" else ch, ch))
+        await pilot.pause(0.3)
+        assert app.is_running
+        assert app.query_one("#search").value == "mobiq"
+        assert [e.paper.id for e in app.shown] == ["2602.20191"]
+        assert not (tmp_path / "papers.bib").exists()
+        # "/" inside the search box is text, not a new search
+        await pilot.press("slash")
+        assert app.query_one("#search").value == "mobiq/"

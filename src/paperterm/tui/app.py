@@ -443,9 +443,16 @@ class PapertermApp(App[int]):
         self.refilter()
 
     def action_start_search(self) -> None:
+        if isinstance(self.focused, Input):  # a priority binding: "/" typed into a text box
+            self.focused.insert_text_at_cursor("/")
+            return
+        if self.screen is not self.screen_stack[0]:  # a dialog is open
+            return
         search = self.query_one("#search", Input)
         search.display = True
-        search.focus()
+        # focus now, not later (Widget.focus defers): keys typed right after "/" are queued
+        # already and must land in the search box, not trigger list bindings
+        self.screen.set_focus(search)
 
     @on(Input.Changed, "#search")
     def _search_changed(self, event: Input.Changed) -> None:

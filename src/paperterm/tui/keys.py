@@ -64,9 +64,16 @@ ALL_KEYS = LIST_KEYS + APP_KEYS
 KEY_IDS = frozenset(k.id for k in ALL_KEYS)
 
 
+# Handled by the app before the key reaches the focused widget, so that keys typed right
+# after it (already queued) go to the search box instead of the list.
+PRIORITY_ACTIONS = frozenset({"start_search"})
+
+
 def bindings(specs: tuple[KeySpec, ...]) -> list[Binding]:
     return [
-        Binding(k.keys, k.action, k.description, show=k.show, id=k.id) for k in specs
+        Binding(k.keys, k.action, k.description, show=k.show, id=k.id,
+                priority=k.action in PRIORITY_ACTIONS)
+        for k in specs
     ]
 
 
