@@ -94,7 +94,7 @@ def _write(isolated_home, text: str) -> Path:
 )
 def test_invalid_config_exits_2_with_one_line(isolated_home, run_cli, text, needles):
     path = _write(isolated_home, text)
-    result = run_cli("config", "--path")
+    result = run_cli("topics")
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     lines = result.stderr.strip().splitlines()
@@ -103,6 +103,14 @@ def test_invalid_config_exits_2_with_one_line(isolated_home, run_cli, text, need
     for needle in needles:
         assert needle in lines[0]
     assert result.stdout == ""
+
+
+def test_config_path_still_prints_the_paths_of_a_broken_config(isolated_home, run_cli):
+    path = _write(isolated_home, "concurrency = 2.5\n")
+    result = run_cli("config", "--path")
+    assert result.returncode == 2
+    assert str(path) in result.stdout and str(isolated_home.home) in result.stdout
+    assert "'concurrency'" in result.stderr and "Traceback" not in result.stderr
 
 
 def test_invalid_config_via_option_names_that_file(run_cli, tmp_path):

@@ -138,6 +138,23 @@ def test_weekday_without_announcement_explains(fake_arxiv, store, monkeypatch):
     assert any("no announcement" in n for n in day.notices)
 
 
+def test_empty_weekday_feed_is_asked_again_after_an_hour(fake_arxiv, store, monkeypatch):
+    from paperterm import loader
+
+    wednesday = date(2026, 3, 4)
+    _today(monkeypatch, wednesday)
+    fake_arxiv.route("/rss/", Reply(EMPTY))
+    load_day(_req(), store)
+    load_day(_req(), store)  # minutes later: no second request
+    assert len(fake_arxiv.requests) == 1
+    # an hour later arXiv has announced (late): the empty answer is not final
+    monkeypatch.setattr(loader, "EMPTY_RETRY_SECONDS", 0)
+    fake_arxiv.route("/rss/", Reply(RSS))
+    day = load_day(_req(), store)
+    assert len(fake_arxiv.requests) == 2
+    assert day.source == "rss" and len(day.papers) > 100
+
+
 def test_network_down_falls_back_to_cache(fake_arxiv, store, monkeypatch):
     _today(monkeypatch, MONDAY)
     fake_arxiv.route("/rss/", Reply(RSS))

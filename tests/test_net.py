@@ -159,6 +159,14 @@ def test_api_errors_are_network_errors(fake_arxiv, monkeypatch):
         net.api_search("x", 10, timeout=5)
 
 
+def test_api_unreadable_answer_is_a_network_error(fake_arxiv):
+    broken = API.replace(b"<published>2026-02-23T20:31:44Z</published>",
+                         b"<published>last tuesday</published>", 1)
+    fake_arxiv.route("/api/", Reply(broken))
+    with pytest.raises(net.NetworkError, match="unreadable"):
+        net.api_search("x", 10, timeout=5)
+
+
 def test_api_timeout(fake_arxiv):
     fake_arxiv.route("/api/", Reply(API, delay=10))
     start = time.monotonic()

@@ -100,6 +100,15 @@ class QuietApp(PapertermApp):
     SEEN_DELAY = 60.0  # no seen marks unless a test wants them
 
 
+async def until(pilot, condition, seconds: float = 5.0) -> None:
+    """Wait for a timer-driven change (score coalescing, seen marks) without a fixed sleep."""
+    for _ in range(int(seconds / 0.02)):
+        if condition():
+            return
+        await pilot.pause(0.02)
+    assert condition(), "condition not reached in time"
+
+
 # -- launch, header, local scoring --------------------------------------------------------------
 
 
@@ -370,21 +379,18 @@ async def test_seen_marked_when_cursor_rests_and_written_in_batches(tmp_path):
     ctx = make_ctx(tmp_path)
 
     class FastSeen(PapertermApp):
-        SEEN_DELAY = 0.3
+        SEEN_DELAY = 0.6  # long enough that three quick key presses pass under load
         SEEN_FLUSH_INTERVAL = 0.2
 
     app = FastSeen(ctx)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause(0.5)
         first = app.shown[0]
-        assert first.seen
+        await until(pilot, lambda: first.seen)
         await pilot.press("j", "j", "j")  # passing over rows quickly does not mark them
         assert not app.shown[1].seen and not app.shown[2].seen
-        await pilot.pause(0.5)
-        assert app.shown[3].seen
+        await until(pilot, lambda: app.shown[3].seen)
         assert "•" not in row_text(app, 3)
-        await pilot.pause(0.3)
-        assert not app._pending_seen
+        await until(pilot, lambda: not app._pending_seen)
         store = Store(ctx.db_path)
         states = store.states([e.id for e in app.shown[:4]])
         store.close()
@@ -493,7 +499,7 @@ async def test_hostile_reason_and_notice(tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         e = app.current
         app.apply_scores([Score(e.id, e.paper.version, 9, 9, "[b]great[/b] \x1b[5mfit", "scored")])
-        await pilot.pause(0.25)
+        await until(pilot, lambda: "great" in app.preview.meta_text().plain)
         meta = app.preview.meta_text().plain
         assert "[b]great[/b] fit" in meta and "\x1b" not in meta
         assert any("[red]weekend[/]" in n for n in notices(app))
@@ -536,8 +542,7 @@ async def test_live_scores_from_a_thread_coalesce_and_keep_cursor(tmp_path):
         worker.start()
         while worker.is_alive():  # call_from_thread needs the event loop running
             await pilot.pause(0.01)
-        await pilot.pause(0.3)
-        assert all(e.relevance is not None for e in app.entries)
+        await until(pilot, lambda: all(e.relevance is not None for e in app.entries))
         assert calls["refilter"] < len(batches)  # coalesced, not one repaint per batch
         assert app.current is reading and cursor_visible(app)
         rels = [e.relevance for e in app.shown]
@@ -556,8 +561,7 @@ async def test_failed_scores_show_bang_and_reason(tmp_path):
         e0 = app.shown[0]
         app.apply_scores([Score(e0.id, e0.paper.version, None, None, "", "unscored",
                                 error="the model's answer had no score for it")])
-        await pilot.pause(0.25)
-        assert row_text(app, 0).split()[0] == "!"
+        await until(pilot, lambda: row_text(app, 0).split()[0] == "!")
         assert "!" in row_text(app, 0) and "…" in row_text(app, 1)
         assert "answer had no score" in app.preview.meta_text().plain
 

@@ -341,13 +341,20 @@ def cmd_config(ns: argparse.Namespace) -> int:
         print(f"paperterm: {path} already exists; not overwritten", file=sys.stderr)
         return EXIT_USAGE
     config_path = paths.config_file(explicit)
-    config = _config(ns)
+    problem: UserError | None = None
+    try:  # the paths are most wanted when the file is broken: print them regardless
+        config = _config(ns)
+    except UserError as exc:
+        config, problem = Config(), exc
     print(f"config:   {config_path}{'' if config_path.exists() else '  (not found: defaults)'}")
     print(f"topics:   {config_path.parent / 'topics'}")
     print(f"themes:   {config_path.parent / 'themes'}")
     print(f"data:     {paths.data_dir()}")
     print(f"database: {paths.database_file()}")
-    print(f"bib:      {_bib_path(ns, config)}")
+    invalid = "  (default: the config is invalid)" if problem else ""
+    print(f"bib:      {_bib_path(ns, config)}{invalid}")
+    if problem:
+        raise problem
     return EXIT_OK
 
 

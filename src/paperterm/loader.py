@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, replace
 from datetime import date
 from importlib import resources
@@ -12,6 +13,7 @@ from paperterm.feeds import FeedError, ParsedFeed, parse_feed
 from paperterm.models import Day, Paper
 from paperterm.store import Store
 
+EMPTY_RETRY_SECONDS = 3600
 SAMPLE_NAME = "sample-2026-02-25.xml"
 WEEKEND = "arXiv does not announce on Saturdays and Sundays"
 HOLIDAY = "arXiv made no announcement today (an arXiv holiday?)"
@@ -126,7 +128,11 @@ def _today(req: LoadRequest, store: Store) -> Day:
         if record["day"]:
             d = date.fromisoformat(record["day"])
             return Day(store.day_papers(req.feed_key, d), d.isoformat(), d, "cache")
-        return _cached_or_sample(req, store, _empty_reason(today))
+        # an empty feed: final on weekends; on a weekday ask again after a while, since
+        # arXiv may have announced late
+        recent = time.time() - record["fetched_at"] < EMPTY_RETRY_SECONDS
+        if today.weekday() >= 5 or recent or req.offline:
+            return _cached_or_sample(req, store, _empty_reason(today))
     if req.offline:
         return _cached_or_sample(req, store, "Offline")
     try:

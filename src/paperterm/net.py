@@ -137,6 +137,9 @@ def api_search(query: str, max_results: int, timeout: float = TIMEOUT) -> list[P
             return []
         except requests.RequestException as exc:
             raise NetworkError(f"arXiv API is unreachable ({type(exc).__name__})") from None
+        except ValueError as exc:  # e.g. an entry with an unreadable date
+            msg = " ".join(str(exc).split())[:120]
+            raise NetworkError(f"arXiv API sent an unreadable answer ({msg})") from None
     raise NetworkError("arXiv API kept answering 'busy'")  # pragma: no cover
 
 
