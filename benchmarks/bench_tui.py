@@ -3,8 +3,9 @@
     PYTHONPATH=src python benchmarks/bench_tui.py            # all, prints a summary
     PYTHONPATH=src python benchmarks/bench_tui.py --quick    # fewer repetitions
 
-1. first paint of a cached day of 1,000 papers (loaded from the SQLite cache, every paper
-   with a cached LLM score, as a real morning start), measured in a fresh process from
+1. first paint of a cached day of 1,000 papers (today's announcement already in the SQLite
+   cache, every paper with a cached LLM score, as a real second start of the morning), through
+   the real CLI path (`paperterm --model M --topic moe`), measured in a fresh process from
    before `Popen` to the first completed refresh of the app (headless); and whether litellm
    (or paperterm.scoring.llm) had been imported by then. Variant "half cached": 500 papers
    still to score, so the scoring worker starts right after the first paint.
@@ -67,32 +68,13 @@ def prepare_cached_day(db: Path, n: int, cached: int) -> None:
 
 
 CHILD = r"""
+# The real start-up path: `paperterm --model ... --topic moe` through cli.main (argparse,
+# config, topic, store, loader hitting today's cache), with the app class wrapped only to
+# report the moment of its first paint and then exit.
 import sys, time, json
-from datetime import date
-from pathlib import Path
-from paperterm.config import Config
-from paperterm.context import AppContext
-from paperterm.models import Day
-from paperterm.scoring.types import ScoringSettings
-from paperterm.store import Store
-from paperterm.topics import resolve_topic
-from paperterm.tui.app import PapertermApp
+import paperterm.tui.app as tui_app
 
-db = Path(sys.argv[1])
-store = Store(db)
-papers = store.day_papers("cs.AI+cs.LG", date(2026, 2, 25))
-store.close()
-config = Config()
-ctx = AppContext(
-    config=config,
-    day=Day(papers=papers, label="2026-02-25", day=date(2026, 2, 25), source="cache"),
-    topic=resolve_topic("moe", config).topic,
-    settings=ScoringSettings(model="openai/bench-model", api_base="http://127.0.0.1:9"),
-    db_path=db,
-    bib_path=db.with_name("papers.bib"),
-)
-
-class Bench(PapertermApp):
+class Bench(tui_app.PapertermApp):
     def on_mount(self):
         super().on_mount()
         self.call_after_refresh(self.report)
@@ -108,19 +90,26 @@ class Bench(PapertermApp):
         self.cancel_scoring()
         self.exit(0)
 
-Bench(ctx).run(headless=True, size=(140, 45))
+    def run(self, *args, **kwargs):
+        return super().run(*args, headless=True, size=(140, 45))
+
+tui_app.PapertermApp = Bench
+from paperterm.cli import main
+sys.exit(main(["--model", sys.argv[1], "--api-base", "http://127.0.0.1:9", "--topic", "moe"]))
 """
 
 
 def first_paint(n: int, cached: int, runs: int) -> dict:
     results = []
     with tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "db.sqlite3"
+        db = Path(tmp) / "paperterm.sqlite3"  # where the CLI looks, in PAPERTERM_HOME
         prepare_cached_day(db, n, cached)
-        env = {**os.environ, "PAPERTERM_HOME": tmp, "PYTHONPATH": str(ROOT / "src")}
+        env = {**os.environ, "PAPERTERM_HOME": tmp, "PYTHONPATH": str(ROOT / "src"),
+               "PAPERTERM_CONFIG": str(Path(tmp) / "none.toml"),
+               "PAPERTERM_TODAY": DAY.isoformat()}
         for _ in range(runs):
             t0 = time.time()
-            proc = subprocess.run([sys.executable, "-c", CHILD, str(db)], capture_output=True,
+            proc = subprocess.run([sys.executable, "-c", CHILD, MODEL], capture_output=True,
                                   text=True, env=env, timeout=120)
             line = next((ln for ln in proc.stdout.splitlines() if ln.startswith("{")), None)
             if line is None:
