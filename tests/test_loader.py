@@ -155,6 +155,17 @@ def test_empty_weekday_feed_is_asked_again_after_an_hour(fake_arxiv, store, monk
     assert day.source == "rss" and len(day.papers) > 100
 
 
+def test_saved_feed_file_fills_the_cache_for_date(store, monkeypatch, tmp_path):
+    calls = _no_network(monkeypatch)
+    saved = tmp_path / "saved.xml"
+    saved.write_bytes(RSS)  # rss.arxiv.org/rss/cs.LG+cs.AI of 2026-03-02, saved by the user
+    loaded = load_day(_req(feed=saved), store)
+    day = load_day(_req(date=MONDAY), store)
+    assert calls == []
+    assert day.source == "cache" and not day.approximate
+    assert [p.id for p in day.papers] == [p.id for p in loaded.papers]
+
+
 def test_network_down_falls_back_to_cache(fake_arxiv, store, monkeypatch):
     _today(monkeypatch, MONDAY)
     fake_arxiv.route("/rss/", Reply(RSS))

@@ -29,6 +29,19 @@ class ParsedFeed:
     day: date | None  # announcement day from the channel's pubDate / updated
     title: str = ""
     skipped: list[str] = field(default_factory=list)  # items we could not read, with why
+    categories: tuple[str, ...] = ()  # from the feed's own URL (rss.arxiv.org/rss/cs.LG+cs.AI)
+
+
+_FEED_URL = re.compile(r"rss\.arxiv\.org/(?:rss|atom)/([A-Za-z\-]+(?:\.[A-Za-z\-]+)?"
+                       r"(?:\+[A-Za-z\-]+(?:\.[A-Za-z\-]+)?)*)")
+
+
+def _feed_categories(*urls: str | None) -> tuple[str, ...]:
+    for url in urls:
+        m = _FEED_URL.search(url or "")
+        if m:
+            return tuple(m.group(1).split("+"))
+    return ()
 
 
 _PARSER_OPTS = dict(
@@ -137,7 +150,10 @@ def _parse_rss(root: etree._Element) -> ParsedFeed:
             papers.append(_rss_item(item))
         except FeedError as exc:
             skipped.append(f"item {n}: {exc}")
-    return ParsedFeed(_dedupe(papers), day, _clean(channel.findtext("title")), skipped)
+    self_link = channel.find("atom:link", NS)
+    cats = _feed_categories(channel.findtext("link"),
+                            self_link.get("href") if self_link is not None else None)
+    return ParsedFeed(_dedupe(papers), day, _clean(channel.findtext("title")), skipped, cats)
 
 
 def _ids_from(*candidates: str | None) -> tuple[str, int | None]:
@@ -190,8 +206,10 @@ def _parse_atom(root: etree._Element) -> ParsedFeed:
     if papers and any(p.announce_type == "api" for p in papers):
         day = None  # an API search result is not an announcement day
         papers = [_with_type(p, "new") for p in papers]
+    cats = _feed_categories(root.findtext("atom:id", namespaces=NS),
+                            *(ln.get("href") for ln in root.iterfind("atom:link", NS)))
     return ParsedFeed(_dedupe(papers), day, _clean(root.findtext("atom:title", namespaces=NS)),
-                      skipped)
+                      skipped, cats if day else ())
 
 
 def _with_type(p: Paper, announce: str) -> Paper:

@@ -92,7 +92,9 @@ def _skipped_notice(parsed: ParsedFeed, where: str) -> list[str]:
 
 def _from_file(path: Path, store: Store) -> Day:
     parsed = _parse_file(path)
-    key = f"file:{path.name}"
+    # a day saved from rss.arxiv.org is the same announcement a live fetch would cache: file it
+    # under the same key, so `--date` and the weekend fallback find it later
+    key = "+".join(sorted(parsed.categories)) if parsed.categories else f"file:{path.name}"
     store.save_day(key, parsed.day, parsed.papers, source="feed")
     label = parsed.day.isoformat() if parsed.day else path.name
     notices = _skipped_notice(parsed, str(path))
