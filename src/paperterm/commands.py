@@ -165,7 +165,7 @@ def score_day(s: Session, *, progress: bool, out: TextIO = sys.stderr) -> tuple[
         for sc in batch:
             by_id[sc.paper_id] = sc
         if reporter:
-            reporter.update(len(by_id))
+            reporter.update(list(by_id.values()))
 
     try:
         summary = scoring.run_scoring(papers, s.topic, s.settings, db_path=s.store.path,
@@ -195,12 +195,16 @@ class _Progress:
             self.bar.start()
             self.task = self.bar.add_task("scoring", total=total)
 
-    def update(self, done: int) -> None:
+    def update(self, scores: list[Score]) -> None:
+        done = len(scores)
+        counts = {k: sum(1 for s in scores if s.status == k) for k in ("scored", "cached",
+                                                                         "unscored")}
+        detail = ", ".join(f"{n} {k}" for k, n in counts.items() if n)
         if self.bar is not None:
-            self.bar.update(self.task, completed=done)
+            self.bar.update(self.task, completed=done, description=f"scoring ({detail})")
         elif done * 10 // max(self.total, 1) != self.last_line or done == self.total:
             self.last_line = done * 10 // max(self.total, 1)
-            print(f"scored {done}/{self.total}", file=self.out, flush=True)
+            print(f"scoring: {done}/{self.total} papers ({detail})", file=self.out, flush=True)
 
     def close(self) -> None:
         if self.bar is not None:
