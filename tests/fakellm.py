@@ -80,6 +80,7 @@ class Behaviour:
     content: str | None = None  # the assistant text verbatim (overrides fmt/entries)
     raw_body: str | None = None  # the HTTP body verbatim (a broken response)
     error_message: str = ""
+    trickle: float = 0.0  # > 0: send the body one byte every `trickle` seconds
 
 
 def _count_tokens_fn() -> Callable[[str], int]:
@@ -188,7 +189,7 @@ class FakeLLM:
                 return chosen
         return self.default
 
-    def _respond(self, body: dict[str, Any]) -> tuple[int, dict[str, str], bytes, float]:
+    def _respond(self, body: dict[str, Any]) -> tuple[int, dict[str, str], bytes, Behaviour]:
         with self._lock:
             self.requests.append(body)
             self.started.append(time.monotonic())
@@ -199,7 +200,7 @@ class FakeLLM:
         if b.retry_after is not None:
             headers["Retry-After"] = b.retry_after
         if b.raw_body is not None:
-            return b.status, headers, b.raw_body.encode(), b.delay
+            return b.status, headers, b.raw_body.encode(), b
         if b.status != 200:
             message = b.error_message or {
                 401: "Incorrect API key provided.",
@@ -208,7 +209,7 @@ class FakeLLM:
                 429: "Rate limit reached for requests.",
             }.get(b.status, "The server had an error while processing your request.")
             err = {"error": {"message": message, "type": "error", "code": str(b.status)}}
-            return b.status, headers, json.dumps(err).encode(), b.delay
+            return b.status, headers, json.dumps(err).encode(), b
         if b.content is not None:
             content = b.content
         else:
@@ -237,7 +238,7 @@ class FakeLLM:
                 "total_tokens": prompt_tokens + completion_tokens,
             },
         }
-        return 200, headers, json.dumps(reply).encode(), b.delay
+        return 200, headers, json.dumps(reply).encode(), b
 
 
 def _user_text(body: dict[str, Any]) -> str:
@@ -274,22 +275,32 @@ def _make_handler(fake: FakeLLM) -> type[BaseHTTPRequestHandler]:
                 fake.in_flight += 1
                 fake.max_in_flight = max(fake.max_in_flight, fake.in_flight)
             try:
-                status, headers, payload, delay = fake._respond(body)
-                if delay:
-                    fake._stopping.wait(delay)
-                self._send(status, headers, payload)
+                status, headers, payload, b = fake._respond(body)
+                if b.delay:
+                    fake._stopping.wait(b.delay)
+                self._send(status, headers, payload, b.trickle)
             finally:
                 with fake._lock:
                     fake.in_flight -= 1
 
-        def _send(self, status: int, headers: dict[str, str], payload: bytes) -> None:
+        def _send(
+            self, status: int, headers: dict[str, str], payload: bytes, trickle: float = 0.0
+        ) -> None:
             try:
                 self.send_response(status)
                 for k, v in headers.items():
                     self.send_header(k, v)
                 self.send_header("Content-Length", str(len(payload)))
                 self.end_headers()
-                self.wfile.write(payload)
+                if trickle <= 0:
+                    self.wfile.write(payload)
+                    return
+                self.wfile.flush()
+                for i in range(len(payload)):  # alive, but never done in time
+                    if fake._stopping.wait(trickle):
+                        return
+                    self.wfile.write(payload[i : i + 1])
+                    self.wfile.flush()
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the client gave up (timeout): nothing to tell it
 

@@ -133,10 +133,14 @@ def test_json_digest(day):
     assert top["url"] == "https://arxiv.org/abs/2602.00002"
     assert top["authors"] == ["Ada Lovelace", "Alan Turing"]
     assert doc["hidden"] == 1 and doc["min_relevance"] == 6
-    assert {u["id"]: u["reason"] for u in doc["unscored"]} == {
+    assert {u["id"]: u["error"] for u in doc["unscored"]} == {
         "2602.00004": "timed out",
         "2602.00006": "not scored",
     }
+    # unscored papers have the same fields as scored ones (and `error`), as in score --json
+    for u in doc["unscored"]:
+        assert set(u) == set(top) | {"error"}
+        assert u["status"] == "unscored" and u["relevance"] is None and u["abstract"]
     # raw text in JSON: no Markdown escaping
     assert any("[evil](http://x)" in p["title"] for p in doc["papers"])
 

@@ -24,7 +24,13 @@ from paperterm.scoring import (
     cached_scores,
     score_papers,
 )
-from paperterm.scoring.llm import MAX_ROUNDS, aclose_llm_clients
+from paperterm.scoring.llm import (
+    FAIL_STREAK,
+    MAX_RETRIES,
+    MAX_ROUNDS,
+    _import_litellm,
+    aclose_llm_clients,
+)
 from paperterm.store import Store
 from paperterm.topics import resolve_topic
 
@@ -43,6 +49,12 @@ def day() -> list[Paper]:
 @pytest.fixture(scope="module")
 def topic():
     return resolve_topic("moe", Config()).topic
+
+
+@pytest.fixture(scope="module", autouse=True)
+def litellm_loaded():
+    """Import litellm once up front, so that no timing assertion pays for the import."""
+    _import_litellm()
 
 
 @pytest.fixture
@@ -355,6 +367,25 @@ async def test_persistent_5xx_gives_up_with_reason(llm, day, topic, db):
     assert all("server error (HTTP 503)" in s.error for s in c.by_id.values())
 
 
+async def test_a_server_that_keeps_failing_stops_the_run(llm, day, topic, db):
+    # every batch would be retried to the end: a dead server must not cost the whole day
+    llm.default = Behaviour(status=503, retry_after="0")
+    c = Collector()
+    summary = await run(day[:40], topic, make(llm, concurrency=1), db, c)
+    assert llm.count == FAIL_STREAK * (1 + MAX_RETRIES)  # then nothing more is sent
+    assert summary.unscored == 40 and len(c.by_id) == 40
+    assert summary.stopped == (
+        f"{FAIL_STREAK} batches in a row failed (server error (HTTP 503) after 5 attempts): "
+        f"{40 - 5 * FAIL_STREAK} papers not sent"
+    )
+    assert sum("not sent" in s.error for s in c.by_id.values()) == 40 - 5 * FAIL_STREAK
+    # one success resets the count: scattered failures never stop a run
+    llm.default = Behaviour()
+    llm.rule = lambda n, ids: Behaviour(status=503, retry_after="0") if n % 6 < 5 else None
+    summary = await run(day[40:70], topic, make(llm, concurrency=1), db)
+    assert summary.stopped is None and summary.scored == summary.unscored == 15
+
+
 async def test_timeout_retried(llm, day, topic, db):
     papers = day[:2]
     llm.push(Behaviour(delay=2.0))
@@ -373,6 +404,16 @@ async def test_persistent_timeouts_give_up_with_reason(llm, day, topic, db):
     assert llm.count == 3
     assert summary.unscored == 1
     assert "timed out" in c.by_id[day[0].id].error
+
+
+async def test_trickling_reply_is_cut_at_the_timeout(llm, day, topic, db):
+    # headers at once, then a byte every 0.2 s: each read is quick, the whole is not
+    llm.push(Behaviour(trickle=0.2))
+    c = Collector()
+    start = time.monotonic()
+    summary = await asyncio.wait_for(run(day[:1], topic, make(llm, timeout=1.0), db, c), 15)
+    assert time.monotonic() - start < 4.0
+    assert llm.count == 2 and summary.scored == 1
 
 
 async def test_401_stops_at_once_without_leaking_the_key(llm, day, topic, db):
@@ -403,6 +444,17 @@ async def test_auth_failure_keeps_scores_already_obtained(llm, day, topic, db):
     store.close()
     assert set(cached) == {p.id for p in papers[:5]}
     assert [c.by_id[p.id].status for p in papers] == ["scored"] * 5 + ["unscored"] * 5
+
+
+async def test_404_stops_at_once_and_points_at_model_and_api_base(llm, day, topic, db):
+    # a wrong path in api_base (or a model the server does not have) answers 404
+    llm.default = Behaviour(status=404)
+    with pytest.raises(ScoringError) as info:
+        await run(day[:40], topic, make(llm, concurrency=2), db)
+    assert llm.count <= 2
+    message = str(info.value)
+    assert f"model {KNOWN} not found at {llm.url}" in message
+    assert "check --model and --api-base" in message
 
 
 async def test_unreachable_api_base_is_a_scoring_error(monkeypatch, day, topic, db):

@@ -949,3 +949,24 @@ async def test_keys_typed_right_after_slash_go_to_the_search_box(tmp_path):
         # "/" inside the search box is text, not a new search
         await pilot.press("slash")
         assert app.query_one("#search").value == "mobiq/"
+
+
+async def test_keys_typed_right_after_enter_in_the_search_box_go_to_the_list(tmp_path):
+    """`/ word enter j x` typed in one burst: enter keeps the filter and hands the keys that
+    follow to the list (they were queued before enter was handled)."""
+    from textual import events
+
+    app = QuietApp(make_ctx(tmp_path, example_papers()))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("slash", *"quantization")
+        await pilot.pause()
+        shown = len(app.shown)
+        for key, ch in (("enter", "\r"), ("j", "j"), ("x", "x")):
+            app.post_message(events.Key(key, ch))
+        await pilot.pause(0.3)
+        assert app.query_one("#search").value == "quantization"
+        assert len(app.shown) == shown
+        assert app.focused is app.table
+        assert app.table.cursor == 1
+        assert app.shown[1].marked

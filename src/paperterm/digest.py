@@ -170,18 +170,23 @@ def render_digest(
 
 
 def _paper_json(p: Paper, s: Score | None) -> dict[str, Any]:
-    return {
+    """One paper, the same shape in `papers` and `unscored` (and as `score --json`)."""
+    scored = _is_scored(s)
+    out = {
         "id": p.id,
         "version": p.version,
         "title": p.title,
         "authors": list(p.authors),
         "url": p.abs_url,
-        "relevance": s.relevance if s else None,
-        "novelty": s.novelty if s else None,
-        "reason": s.reason if s else "",
-        "status": s.status if s else "unscored",
+        "relevance": s.relevance if s and scored else None,
+        "novelty": s.novelty if s and scored else None,
+        "reason": s.reason if s and scored else "",
+        "status": s.status if s and scored else "unscored",
         "abstract": p.abstract,
     }
+    if not scored:
+        out["error"] = _unscored_reason(s)
+    return out
 
 
 def _json(
@@ -213,15 +218,6 @@ def _json(
         "min_relevance": min_relevance,
         "hidden": hidden,
         "papers": [_paper_json(p, scores[p.id]) for p in shown],
-        "unscored": [
-            {
-                "id": p.id,
-                "version": p.version,
-                "title": p.title,
-                "url": p.abs_url,
-                "reason": _unscored_reason(scores.get(p.id)),
-            }
-            for p in unscored
-        ],
+        "unscored": [_paper_json(p, scores.get(p.id)) for p in unscored],
     }
     return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"

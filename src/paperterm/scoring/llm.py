@@ -32,6 +32,8 @@ MAX_ROUNDS = 3  # times a paper may be asked about before it is given up as unsc
 MAX_RETRIES = 4  # per request, for 429 and 5xx
 MAX_TIMEOUT_RETRIES = 2  # per request, for timeouts
 MAX_CONNECT_ATTEMPTS = 3  # connection refused this many times in a row: the run stops
+FAIL_STREAK = 3  # batches failing in a row (no success between): the rest is not sent
+DEADLINE_GRACE = 0.5  # seconds past `timeout` before a whole request is abandoned
 
 ScoresCallback = Callable[[list[Score]], None]
 ProgressCallback = Callable[[RunSummary], None]
@@ -185,6 +187,9 @@ class _Run:
     spent: float = 0.0
     reserved: float = 0.0
     priced: bool = False
+    halted: str | None = None  # why nothing more is sent (cancel, budget, failures)
+    fail_streak: int = 0  # batches in a row that failed after all their retries
+    streak_reason: str = ""
 
     def __post_init__(self) -> None:
         self.summary = RunSummary(model=self.settings.model, total=len(self.papers))
@@ -283,7 +288,11 @@ class _Run:
             await pacer.wait_turn()
             self.summary.requests += 1
             try:
-                response = await self.litellm.acompletion(**kwargs)
+                # httpx's timeout bounds each read, not the request: a server that trickles
+                # bytes would never time out. The deadline is for the whole request.
+                response = await asyncio.wait_for(
+                    self.litellm.acompletion(**kwargs), settings.timeout + DEADLINE_GRACE
+                )
             except Exception as exc:
                 outcome, wait, hold = self._after_error(exc, kwargs, tries)
                 if outcome is not None:
@@ -314,7 +323,10 @@ class _Run:
             )
             return _Outcome("fatal", reason=reason), 0, False
         if isinstance(exc, litellm.NotFoundError) or status == 404:
-            return _Outcome("fatal", reason=f"model {model} not found: {_describe(exc)}"), 0, False
+            where = self.settings.api_base
+            hint = f" at {where} (check --model and --api-base)" if where else ""
+            reason = f"model {model} not found{hint}: {_describe(exc)}"
+            return _Outcome("fatal", reason=reason), 0, False
         if isinstance(exc, litellm.RateLimitError) or status == 429:
             text = str(exc).lower()
             if "quota" in text and ("exceeded" in text or "insufficient" in text):
@@ -330,7 +342,7 @@ class _Run:
             wait = asked if asked is not None else pacing.backoff_delay(tries.retries)
             tries.retries += 1
             return None, wait, True
-        if isinstance(exc, litellm.Timeout):
+        if isinstance(exc, (litellm.Timeout, asyncio.TimeoutError)):  # 3.10: not TimeoutError
             if tries.timeouts >= MAX_TIMEOUT_RETRIES:
                 reason = (
                     f"timed out after {self.settings.timeout:g} s ({tries.timeouts + 1} attempts)"
@@ -467,14 +479,12 @@ class _Run:
         limit = max(1, settings.concurrency)
         in_flight: dict[asyncio.Task[_Outcome], tuple[_Batch, float]] = {}
         cancel_task = asyncio.ensure_future(_wait_cancel(self.cancel)) if self.cancel else None
-        budget_hit = False
-        cancelled = False
         fatal: str | None = None
         try:
             while pending or in_flight:
                 if self.cancel is not None and self.cancel.is_set():
-                    cancelled = True
-                while pending and len(in_flight) < limit and not (budget_hit or cancelled):
+                    self.halt("cancelled", pending)
+                while pending and len(in_flight) < limit and self.halted is None:
                     batch = pending.popleft()
                     messages = prompt.build_messages(
                         batch.papers, self.topic, settings.include_authors
@@ -483,15 +493,12 @@ class _Run:
                     if settings.budget > 0:
                         estimate = self.estimate(messages, len(batch.papers))
                         if self.spent + self.reserved + estimate > settings.budget + 1e-12:
-                            budget_hit = True
                             pending.appendleft(batch)
+                            self.halt(f"budget of {_money(settings.budget)} reached", pending)
                             break
                         self.reserved += estimate
                     task = asyncio.ensure_future(self.send(messages, pacer))
                     in_flight[task] = (batch, estimate)
-                if budget_hit or cancelled:
-                    while pending:
-                        self.give_up(pending.popleft().papers, self._stop_reason(cancelled))
                 if not in_flight:
                     break
                 waiting: set[asyncio.Future[Any]] = set(in_flight)
@@ -505,11 +512,9 @@ class _Run:
                     self.reserved -= estimate
                     outcome = task.result()
                     if outcome.kind == "ok":
+                        self.fail_streak = 0
                         self.spent += outcome.cost if outcome.cost is not None else estimate
                         self.record(batch, outcome, store, pending)
-                        if budget_hit or cancelled:
-                            while pending:
-                                self.give_up(pending.popleft().papers, self._stop_reason(cancelled))
                     elif outcome.kind == "split" and len(batch.papers) > 1:
                         half = math.ceil(len(batch.papers) / 2)
                         pending.appendleft(_Batch(batch.papers[half:], batch.round))
@@ -518,15 +523,20 @@ class _Run:
                         fatal = outcome.reason
                     else:
                         self.give_up(batch.papers, outcome.reason)
+                        self.fail_streak += 1
+                        if self.fail_streak >= FAIL_STREAK:  # the server is down: stop asking
+                            self.streak_reason = outcome.reason
+                            self.halt(f"not sent: {self._streak_text()}", pending)
+                    if self.halted is not None:
+                        self.halt(self.halted, pending)  # papers re-queued just now
                 if cancel_task is not None and cancel_task in done and fatal is None:
                     # Answers that already arrived were kept above; the rest is dropped.
-                    cancelled = True
                     cancel_task = None
                     for task in in_flight:
                         task.cancel()
                     await asyncio.gather(*in_flight, return_exceptions=True)
-                    for batch, _ in in_flight.values():
-                        self.give_up(batch.papers, self._stop_reason(True))
+                    self.halt("cancelled", pending)
+                    self.give_up([p for b, _ in in_flight.values() for p in b.papers], "cancelled")
                     in_flight.clear()
                 self.progress()
                 if fatal is not None:
@@ -540,27 +550,29 @@ class _Run:
                 await asyncio.gather(*in_flight, return_exceptions=True)
         if fatal is not None:
             raise self.fail(fatal)
-        if cancelled:
-            self.summary.stopped = f"cancelled: {self._count_reason('cancelled')} papers not scored"
-        elif budget_hit:
-            n = self._count_reason("budget")
-            self.summary.stopped = (
-                f"budget of {_money(settings.budget)} reached: {n} papers not scored"
-            )
+        self.summary.stopped = self._stopped_text()
         self.progress()
         return self.summary
 
-    def _stop_reason(self, cancelled: bool) -> str:
-        if cancelled:
-            return "cancelled"
-        return f"budget of {_money(self.settings.budget)} reached"
+    def halt(self, reason: str, pending: deque[_Batch]) -> None:
+        """Send nothing more: every paper still pending ends unscored with `reason` (a
+        cancel overrides an earlier reason; the first other reason stays)."""
+        if self.halted is None or reason == "cancelled":
+            self.halted = reason
+        papers = [p for b in pending for p in b.papers]
+        pending.clear()
+        self.give_up(papers, self.halted)
 
-    def _count_reason(self, word: str) -> int:
-        return sum(
-            1
-            for s in self.final.values()
-            if s.status == "unscored" and s.error and s.error.startswith(word)
-        )
+    def _streak_text(self) -> str:
+        return f"{FAIL_STREAK} batches in a row failed ({self.streak_reason})"
+
+    def _stopped_text(self) -> str | None:
+        if self.halted is None:
+            return None
+        n = sum(1 for s in self.final.values() if s.status == "unscored" and s.error == self.halted)
+        if self.halted.startswith("not sent: "):
+            return f"{self._streak_text()}: {n} papers not sent"
+        return f"{self.halted}: {n} papers not scored"
 
 
 def _money(dollars: float) -> str:

@@ -8,6 +8,7 @@ neutralised, so an abstract cannot end its own data section or fake another pape
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 
 from paperterm.models import Paper, Topic
@@ -38,7 +39,11 @@ _ID_CHARS = re.compile(r"[^A-Za-z0-9./\-]")
 
 
 def clean_text(text: str) -> str:
-    """Untrusted paper text made safe to put between the delimiters, whitespace collapsed."""
+    """Untrusted paper text made safe to put between the delimiters, whitespace collapsed.
+    Invisible format characters (zero-width spaces, soft hyphens...) go first: "<\u200b/paper>"
+    reads as a delimiter to a model but would slip past the tag pattern."""
+    if not text.isascii():
+        text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
     return _TAG.sub(r"‹\1", _SPACE.sub(" ", text).strip())
 
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual import on, work
+from textual.actions import SkipAction
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.command import SimpleCommand
@@ -37,9 +38,9 @@ from paperterm.theming import DEFAULT_THEME
 from paperterm.tui.commands import PapertermCommands
 from paperterm.tui.filters import FilterScreen
 from paperterm.tui.help import HelpScreen
-from paperterm.tui.keys import APP_KEYS, bindings, check_keymap
+from paperterm.tui.keys import APP_KEYS, bindings, check_keymap, effective_keys
 from paperterm.tui.paper_list import ColumnHeader, PaperTable
-from paperterm.tui.preview import Preview
+from paperterm.tui.preview import NO_MATCH, Preview
 from paperterm.tui.text import one_line
 from paperterm.tui.themes import register_themes, score_defaults
 
@@ -58,6 +59,13 @@ def _fmt_tokens(n: int) -> str:
     return f"{n / 1000:.1f}k" if n >= 1000 else str(n)
 
 
+class TopBar(Static):
+    """The header line, laid out for the width it has."""
+
+    def render(self) -> Text:
+        return self.app.header_text(self.size.width or None)
+
+
 class PapertermApp(App[int]):
     """paperterm's reader. `PapertermApp(ctx).run()` or `run_tui(ctx)`."""
 
@@ -68,6 +76,8 @@ class PapertermApp(App[int]):
     BINDINGS: ClassVar[list[Binding]] = [
         *bindings(APP_KEYS),
         Binding("escape", "clear_search", "Clear filter", show=False, id="clear_search"),
+        # priority: keys typed right after enter are queued already and must reach the list
+        Binding("enter", "submit_search", show=False, priority=True, id="submit_search"),
     ]
 
     SCORE_FLUSH_DELAY = 0.1  # coalesce score batches into one repaint per 100 ms
@@ -88,6 +98,7 @@ class PapertermApp(App[int]):
         self.shown: list[Entry] = list(self.entries)
         self.store: Store | None = None
         self.keymap, key_problems = check_keymap(dict(ctx.config.keys))
+        key_problems += effective_keys(self.keymap)[1]
         self.startup_notices: list[tuple[str, str]] = [
             (n, "warning") for n in dict.fromkeys([*ctx.day.notices, *ctx.notices, *key_problems])
         ]
@@ -119,7 +130,7 @@ class PapertermApp(App[int]):
 
     def compose(self) -> ComposeResult:
         table = PaperTable(id="papers")
-        yield Static(id="topbar")
+        yield TopBar(id="topbar")
         yield Input(placeholder="filter: words in title, authors, abstract  (esc clears)",
                     id="search")
         yield ColumnHeader(table, id="columns")
@@ -173,27 +184,43 @@ class PapertermApp(App[int]):
 
     # -- header ---------------------------------------------------------------------------
 
-    def header_text(self) -> Text:
+    def header_text(self, width: int | None = None) -> Text:
+        """The header line; when `width` is too small for the long form, a compact one that
+        keeps the scoring progress, tokens and cost (the sort shows in the column titles)."""
+        full = self._header(compact=False)
+        if width is None or full.cell_len <= width:
+            return full
+        return self._header(compact=True)
+
+    def _header(self, *, compact: bool) -> Text:
         day = self.ctx.day
+        sep = " · " if compact else "  ·  "
         out = Text(no_wrap=True, overflow="ellipsis")
-        out.append(" paperterm ", style="bold reverse")
-        out.append("  topic ")
+        if not compact:
+            out.append(" paperterm ", style="bold reverse")
+            out.append("  topic ")
+        else:
+            out.append(" ")
         out.append(one_line(self.topic.name), style="bold")
-        out.append("  ·  ")
+        out.append(sep)
         out.append(one_line(day.label), style="bold")
         for flag in day.flags:
             out.append(f" [{flag}]", style="italic")
-        out.append(f"  ·  {len(self.shown)}/{len(self.entries)} papers")
-        filters = self.filters.describe()
-        if filters:
-            out.append("  ·  filter: ", style="bold")
-            out.append(one_line(" ".join(filters)))
-        out.append(f"  ·  sort {SORT_LABELS[self.sort_key]}{' ▲' if self.reverse else ''}")
-        out.append("  ·  ")
-        out.append(self.scoring_text())
+        out.append(f"{sep}{len(self.shown)}/{len(self.entries)}{'' if compact else ' papers'}")
+        filters = " ".join(self.filters.describe())
+        if filters and not compact:
+            out.append(sep + "filter: ", style="bold")
+            out.append(one_line(filters))
+        if not compact:
+            out.append(f"{sep}sort {SORT_LABELS[self.sort_key]}{' ▲' if self.reverse else ''}")
+        out.append(sep)
+        out.append(self.scoring_text(compact=compact))
+        if filters and compact:  # last: on a narrow screen it is what gets cut
+            out.append(sep + "filter: ", style="bold")
+            out.append(one_line(filters))
         return out
 
-    def scoring_text(self) -> str:
+    def scoring_text(self, *, compact: bool = False) -> str:
         s = self.summary
         if self.scoring:
             queued = sum(1 for e in self.entries if e.status == "queued")
@@ -204,19 +231,27 @@ class PapertermApp(App[int]):
             else:
                 text = f"scoring… {queued} queued"
         elif s is not None:
-            text = f"{s.model}: {s.scored} scored, {s.cached} cached"
-            if s.unscored:
-                text += f", {s.unscored} failed"
+            # counted over the list: scores read from the cache before the run count too
+            counts = {"scored": 0, "cached": 0, "failed": 0}
+            for e in self.entries:
+                if e.status in counts:
+                    counts[e.status] += 1
+            text = f"{counts['scored']} scored, {counts['cached']} cached"
+            if counts["failed"]:
+                text += f", {counts['failed']} failed"
+            if not compact:
+                text = f"{s.model}: {text}"
         else:
             text = self.scorer_label
         if s is not None and (s.total_tokens or s.cost):
-            text += f"  ·  {_fmt_tokens(s.total_tokens)} tokens"
-            text += "  ·  cost unknown" if s.cost is None else f"  ·  ${s.cost:.4f}"
+            sep = " · " if compact else "  ·  "
+            text += f"{sep}{_fmt_tokens(s.total_tokens)} tokens"
+            text += f"{sep}cost unknown" if s.cost is None else f"{sep}${s.cost:.4f}"
         return text
 
     def update_header(self) -> None:
         try:
-            self.query_one("#topbar", Static).update(self.header_text())
+            self.query_one("#topbar", TopBar).refresh()
             self.query_one("#columns", ColumnHeader).set_sort(self.sort_key, self.reverse)
         except NoMatches:  # pragma: no cover - during shutdown
             pass
@@ -226,8 +261,15 @@ class PapertermApp(App[int]):
     def refilter(self) -> None:
         """Recompute which papers show, in which order; the cursor stays on its paper."""
         self.shown = view(self.entries, self.filters, self.sort_key, self.reverse)
+        self.preview.empty_message = self.empty_message()
         self.table.set_entries(self.shown)
         self.update_header()
+
+    def empty_message(self) -> str:
+        if self.entries:
+            return NO_MATCH
+        why = " ".join(one_line(n) for n in self.ctx.day.notices)
+        return f"No papers in this announcement ({one_line(self.ctx.day.label)}). {why}".strip()
 
     @on(PaperTable.CursorMoved)
     def _cursor_moved(self, message: PaperTable.CursorMoved) -> None:
@@ -459,12 +501,14 @@ class PapertermApp(App[int]):
         self.filters.text = event.value
         self.refilter()
 
-    @on(Input.Submitted, "#search")
-    def _search_submitted(self, event: Input.Submitted) -> None:
+    def action_submit_search(self) -> None:
+        """enter in the search box: keep the filter, back to the list (at once, not deferred)."""
         search = self.query_one("#search", Input)
+        if self.focused is not search:
+            raise SkipAction()
         if not search.value.strip():
             search.display = False
-        self.table.focus()
+        self.screen.set_focus(self.table)
 
     def action_clear_search(self) -> None:
         search = self.query_one("#search", Input)
@@ -475,7 +519,7 @@ class PapertermApp(App[int]):
         self.filters.text = ""
         if had:
             self.refilter()
-        self.table.focus()
+        self.screen.set_focus(self.table)
 
     def action_open_filters(self) -> None:
         def done(state: FilterState | None) -> None:

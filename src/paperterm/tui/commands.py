@@ -6,7 +6,7 @@ from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from paperterm.tui.keys import ALL_KEYS, LIST_KEYS, display_keys
+from paperterm.tui.keys import ALL_KEYS, LIST_KEYS, display_keys, effective_keys
 
 
 class PapertermCommands(Provider):
@@ -14,12 +14,13 @@ class PapertermCommands(Provider):
         app = self.app
         keymap = getattr(app, "keymap", {})
         list_ids = {k.id for k in LIST_KEYS}
+        effective, _ = effective_keys(keymap)
         out = []
         for spec in ALL_KEYS:
             if not spec.palette:
                 continue
             action = f"list_action('{spec.action}')" if spec.id in list_ids else spec.action
-            keys = display_keys(keymap.get(spec.id, spec.keys))
+            keys = display_keys(effective[spec.id]) or "none"
             out.append((spec.help, action, keys))
         return out
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, SelectionList
 
@@ -27,7 +27,7 @@ class FilterScreen(ModalScreen[FilterState | None]):
 
     def compose(self) -> ComposeResult:
         s = self.state
-        with Vertical(id="filter-box"):
+        with VerticalScroll(id="filter-box"):
             yield Label("Filters  (enter or ctrl+s: apply, esc: cancel)", id="filter-title")
             with Horizontal(classes="filter-row"):
                 yield Label("Minimum relevance (0-10, empty: any) ")

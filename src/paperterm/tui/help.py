@@ -10,7 +10,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from paperterm.tui.keys import ALL_KEYS, TEXTUAL_KEYS, display_keys
+from paperterm.tui.keys import ALL_KEYS, TEXTUAL_KEYS, display_keys, effective_keys
 
 
 def help_table(keymap: dict[str, str]) -> Table:
@@ -18,9 +18,9 @@ def help_table(keymap: dict[str, str]) -> Table:
     table.add_column("Key", no_wrap=True, style="bold")
     table.add_column("Action")
     table.add_column(Text("[keys] name"), style="dim", no_wrap=True)
+    keys, _ = effective_keys(keymap)
     for spec in ALL_KEYS:
-        keys = keymap.get(spec.id, spec.keys)
-        table.add_row(Text(display_keys(keys)), Text(spec.help), Text(spec.id))
+        table.add_row(Text(display_keys(keys[spec.id])), Text(spec.help), Text(spec.id))
     for keys, text in TEXTUAL_KEYS:
         table.add_row(Text(keys), Text(text), Text(""))
     return table

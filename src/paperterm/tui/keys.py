@@ -93,6 +93,43 @@ def check_keymap(keys: dict[str, str]) -> tuple[dict[str, str], list[str]]:
     return good, problems
 
 
+def _split(keys: str) -> list[str]:
+    from textual.keys import _character_to_key  # "*" -> "asterisk", as Textual's keymap does
+
+    return [_character_to_key(k) if len(k) == 1 else k
+            for k in (k.strip() for k in keys.split(",")) if k]
+
+
+def effective_keys(keymap: dict[str, str]) -> tuple[dict[str, str], list[str]]:
+    """The keys each action really answers to once `keymap` is applied, and a notice per
+    clash: a remapped key wins over another action's default (Textual drops that binding),
+    except that the list's own keys win over app keys while the list has focus."""
+    list_ids = {k.id for k in LIST_KEYS}
+    keys = {k.id: _split(keymap.get(k.id, k.keys)) for k in ALL_KEYS}
+    problems: list[str] = []
+    for rid in keymap:
+        if rid not in keys:
+            continue
+        for oid in keys:
+            if oid == rid:
+                continue
+            for key in [k for k in keys[rid] if k in keys[oid]]:
+                shown = display_keys(key)
+                if oid in keymap:
+                    problems.append(f"[keys] {rid} and {oid} are both mapped to '{shown}'")
+                elif oid in list_ids and rid not in list_ids:
+                    keys[rid].remove(key)
+                    problems.append(f"[keys] {rid} = '{shown}': the list uses '{shown}' for "
+                                    f"{oid}; pick another key for {rid}")
+                else:
+                    keys[oid].remove(key)
+                    left = ("now has no key (ctrl+p still runs it)" if not keys[oid]
+                            else f"keeps {display_keys(','.join(keys[oid]))}")
+                    problems.append(f"[keys] {rid} = '{shown}' takes '{shown}' from {oid}, "
+                                    f"which {left}")
+    return {i: ",".join(k) for i, k in keys.items()}, problems
+
+
 def display_keys(keys: str) -> str:
     """'down,j' -> 'down / j'; 'asterisk' -> '*'."""
     from textual.keys import format_key

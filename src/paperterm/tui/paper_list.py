@@ -48,16 +48,29 @@ COLUMNS: tuple[Column, ...] = (
 )
 GAP = 1
 MIN_TITLE = 16
+WANT_TITLE = 28  # below this the author column narrows, then less useful columns go
+MIN_AUTHOR = 12
+DROP_ORDER = ("type", "author", "cat")  # what a narrow screen gives up first
 
 
 def layout(width: int) -> list[tuple[Column, int, int]]:
     """(column, x, width) for a given total width; the title column stretches."""
-    fixed = sum(c.width or 0 for c in COLUMNS) + GAP * (len(COLUMNS) + 1)
-    title = max(MIN_TITLE, width - fixed)
+    active = list(COLUMNS)
+    for victim in (*DROP_ORDER, None):
+        fixed = sum(c.width or 0 for c in active if c.key != "author")
+        room = width - fixed - GAP * (len(active) + 1)
+        author = next((c for c in active if c.key == "author"), None)
+        author_w = 0 if author is None else max(MIN_AUTHOR, min(author.width or 0,
+                                                                room - WANT_TITLE))
+        title = room - author_w
+        if title >= WANT_TITLE or victim is None:
+            break
+        active = [c for c in active if c.key != victim]
+    title = max(MIN_TITLE, title)
     out = []
     x = GAP
-    for c in COLUMNS:
-        w = c.width if c.width is not None else title
+    for c in active:
+        w = title if c.width is None else author_w if c.key == "author" else c.width
         out.append((c, x, w))
         x += w + GAP
     return out

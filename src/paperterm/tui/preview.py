@@ -13,6 +13,7 @@ from paperterm.listing import Entry
 from paperterm.tui.text import clean, one_line, safe, tex
 
 COLLAPSED_LINES = 4
+NO_MATCH = "No paper matches the filters. Press / or f to change them, esc clears the text filter."
 _measure_console = Console(width=80, file=None, color_system=None, legacy_windows=False)
 
 
@@ -41,6 +42,7 @@ class Preview(VerticalScroll, can_focus=True):
         self.entry: Entry | None = None
         self.expanded = False
         self.collapsible = False
+        self.empty_message = NO_MATCH  # what to say when no paper is under the cursor
 
     def compose(self):
         yield Static(id="pv-meta")
@@ -73,7 +75,7 @@ class Preview(VerticalScroll, can_focus=True):
     def meta_text(self) -> Text:
         e = self.entry
         if e is None:
-            return Text("No paper matches. Press / or f to change the filters, esc clears.")
+            return Text(self.empty_message)
         p = e.paper
         out = Text()
         out.append(one_line(tex(p.title)), style="bold")
