@@ -970,3 +970,17 @@ async def test_keys_typed_right_after_enter_in_the_search_box_go_to_the_list(tmp
         assert app.focused is app.table
         assert app.table.cursor == 1
         assert app.shown[1].marked
+
+
+async def test_footer_keeps_help_and_quit_on_an_80_column_terminal(tmp_path):
+    app = QuietApp(make_ctx(tmp_path, example_papers()))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        from textual.widgets import Footer
+
+        footer = app.query_one(Footer)
+        assert footer.compact
+        visible = [w for w in footer.query("FooterKey")
+                   if w.region.width and w.region.right <= 80]
+        labels = " ".join(f"{w.key_display} {w.description}" for w in visible)
+        assert "Help" in labels and "Quit" in labels, labels

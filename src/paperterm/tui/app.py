@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.actions import SkipAction
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -136,7 +136,12 @@ class PapertermApp(App[int]):
         yield ColumnHeader(table, id="columns")
         yield table
         yield Preview(id="preview")
-        yield Footer()
+        yield Footer(compact=self.size.width < self.FOOTER_WIDE)
+
+    FOOTER_WIDE = 130  # below this the footer drops its padding so every shown key fits
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.query_one(Footer).compact = event.size.width < self.FOOTER_WIDE
 
     @property
     def table(self) -> PaperTable:

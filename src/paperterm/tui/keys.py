@@ -69,11 +69,17 @@ KEY_IDS = frozenset(k.id for k in ALL_KEYS)
 PRIORITY_ACTIONS = frozenset({"start_search"})
 
 
+# The footer shows bindings in order and cuts what does not fit: on a narrow terminal the
+# way out and the way to every other key must stay visible.
+FOOTER_FIRST = ("help", "quit")
+
+
 def bindings(specs: tuple[KeySpec, ...]) -> list[Binding]:
+    ordered = sorted(specs, key=lambda k: k.id not in FOOTER_FIRST)  # stable: rest keep order
     return [
         Binding(k.keys, k.action, k.description, show=k.show, id=k.id,
                 priority=k.action in PRIORITY_ACTIONS)
-        for k in specs
+        for k in ordered
     ]
 
 
