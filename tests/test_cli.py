@@ -54,7 +54,9 @@ def test_topics_lists_builtins(run_cli):
 def test_themes_lists_bundled_themes(run_cli):
     result = run_cli("themes")
     assert result.returncode == 0, result.stderr
-    assert "paperterm-dark" in result.stdout
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("* paperterm-dark")  # the default, marked current
+    assert any(ln.split()[0] == "nord" and "textual" in ln for ln in lines)  # Textual's too
     assert "Traceback" not in result.stderr
 
 
