@@ -625,10 +625,7 @@ async def test_llm_scoring_starts_itself_with_cache_first(tmp_path, monkeypatch)
         assert all(app.by_id[p.id].status == "queued" for p in papers[50:])
         assert app.scoring and "scoring" in app.header_text().plain
         gate.set()
-        for _ in range(50):
-            await pilot.pause(0.05)
-            if not app.scoring:
-                break
+        await until(pilot, lambda: not app.scoring, 15)
         assert not app.scoring
         assert seen_ids == [[p.id for p in papers[50:]]]
         assert all(app.by_id[p.id].relevance == 4 for p in papers[50:])
@@ -650,10 +647,7 @@ async def test_scoring_error_and_budget_are_notices(tmp_path, monkeypatch):
         None, None, error=err_cls("authentication failed: set OPENAI_API_KEY")), raising=False)
     app = QuietApp(make_ctx(tmp_path, settings=settings))
     async with app.run_test(size=SIZE) as pilot:
-        for _ in range(40):
-            await pilot.pause(0.05)
-            if not app.scoring:
-                break
+        await until(pilot, lambda: not app.scoring, 15)
         assert any("OPENAI_API_KEY" in n for n in notices(app))
         assert all(e.status == "failed" for e in app.entries)
         assert row_text(app, 0).split()[0] == "!"
@@ -667,10 +661,7 @@ async def test_scoring_error_and_budget_are_notices(tmp_path, monkeypatch):
     monkeypatch.setattr(scoring, "run_scoring", half, raising=False)
     app = QuietApp(make_ctx(tmp_path, settings=settings))
     async with app.run_test(size=SIZE) as pilot:
-        for _ in range(40):
-            await pilot.pause(0.05)
-            if not app.scoring:
-                break
+        await until(pilot, lambda: not app.scoring, 15)
         assert any("budget of $0.01 reached" in n for n in notices(app))
         assert sum(e.relevance == 5 for e in app.entries) == 10
         assert sum(e.status == "failed" for e in app.entries) == 234
@@ -698,20 +689,14 @@ async def test_rescore_local_and_llm(tmp_path, monkeypatch):
     monkeypatch.setattr(scoring, "run_scoring", fake, raising=False)
     app = QuietApp(make_ctx(tmp_path, settings=ScoringSettings(model="openai/fake")))
     async with app.run_test(size=SIZE) as pilot:
-        for _ in range(40):
-            await pilot.pause(0.05)
-            if not app.scoring:
-                break
+        await until(pilot, lambda: not app.scoring, 15)
         assert calls == [244]
         await pilot.press("slash", *"mixture", "enter")
         shown = len(app.shown)
         for e in app.shown:
             e.set_score(None, None, "", "failed", "boom")
         await pilot.press("r")
-        for _ in range(40):
-            await pilot.pause(0.05)
-            if not app.scoring:
-                break
+        await until(pilot, lambda: not app.scoring, 15)
         assert calls == [244, shown]
         assert all(e.relevance == 8 for e in app.shown)
 

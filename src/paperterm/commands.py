@@ -383,11 +383,11 @@ def cmd_themes(ns: argparse.Namespace) -> int:
 
     config = _config(ns)
     current = opt(ns, "theme") or config.theme
-    from textual.theme import BUILTIN_THEMES  # the CLI may know the UI layer; domain may not
+    from paperterm.tui.themes import builtin_theme_names
 
     ours = list_themes(config)
     names = {name for name, _ in ours}
-    builtin = [(name, "textual built-in") for name in BUILTIN_THEMES if name not in names]
+    builtin = [(name, "textual built-in") for name in builtin_theme_names() if name not in names]
     for name, source in [*ours, *builtin]:
         print(f"{'*' if name == current else ' '} {name:<24} {source}")
     return EXIT_OK

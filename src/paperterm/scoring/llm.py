@@ -69,7 +69,8 @@ _import_lock = threading.Lock()
 
 def _import_litellm() -> Any:
     with _import_lock:
-        os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+        # always the bundled price map: otherwise litellm fetches one over the network at import
+        os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
         import litellm
 
         litellm.suppress_debug_info = True

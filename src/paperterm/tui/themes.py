@@ -62,3 +62,10 @@ def score_defaults(theme: Theme) -> dict[str, str]:
         "score-mid": theme.warning or "yellow",
         "score-low": "#808080",
     }
+
+
+def builtin_theme_names() -> list[str]:
+    """Textual's own themes, which work in paperterm too."""
+    from textual.theme import BUILTIN_THEMES
+
+    return list(BUILTIN_THEMES)
