@@ -138,3 +138,20 @@ def test_local_scorer_needs_no_key_and_no_network(env):
     assert len(rows) == N_PAPERS
     assert all(r["novelty"] is None and 1 <= r["relevance"] <= 10 for r in rows)
     assert "--model" in proc.stderr  # the hint on how to enable LLM scoring
+
+
+def test_a_digest_from_cache_still_shows_what_the_scores_cost(env):
+    with FakeLLM() as llm:
+        first = run(env, "digest", "--format", "json", *llm_args(llm))
+        before = llm.count
+        second = run(env, "digest", "--format", "json", *llm_args(llm))
+        again = run(env, "score", *llm_args(llm))
+        assert llm.count == before  # nothing requested twice
+    paid = json.loads(first.stdout)
+    cached = json.loads(second.stdout)
+    assert paid["cost"] > 0 and paid["counts"]["cached"] == 0
+    assert cached["cost"] == 0 and cached["counts"]["cached"] == N_PAPERS
+    # the earlier requests behind the cached scores: exactly what the first run paid
+    assert cached["earlier"]["prompt"] == paid["tokens"]["prompt"]
+    assert cached["earlier"]["cost"] == pytest.approx(paid["cost"])
+    assert "paid in earlier runs" in again.stdout

@@ -221,6 +221,10 @@ def format_summary(summary: RunSummary, scores: list[Score]) -> str:
         f"papers: total {len(scores)} / scored {counts['scored']} / cached {counts['cached']} / "
         f"unscored {counts['unscored']}",
     ]
+    earlier = summary.earlier_prompt_tokens + summary.earlier_completion_tokens
+    if counts["cached"] and earlier:
+        paid = "unknown" if summary.earlier_cost is None else f"${summary.earlier_cost:.4f}"
+        lines.append(f"cached scores: {earlier:,} tokens, {paid}, paid in earlier runs")
     if summary.stopped:
         lines.append(f"stopped: {summary.stopped}")
     lines.extend(summary.notices)

@@ -132,14 +132,21 @@ def render_digest(
             f"- **Filter:** relevance ≥ {min_relevance} ({hidden} scored papers hidden; "
             "the filter applies to scored papers only, unscored papers are all listed)"
         )
+    earlier = summary.earlier_prompt_tokens + summary.earlier_completion_tokens
     out += [
         "",
-        "| Prompt tokens | Completion tokens | Total tokens | Cost |",
-        "|---:|---:|---:|---:|",
-        f"| {summary.prompt_tokens:,} | {summary.completion_tokens:,} | "
+        "| Run | Prompt tokens | Completion tokens | Total tokens | Cost |",
+        "|---|---:|---:|---:|---:|",
+        f"| this run | {summary.prompt_tokens:,} | {summary.completion_tokens:,} | "
         f"{summary.total_tokens:,} | {_cost_text(summary.cost)} |",
-        "",
     ]
+    if counts["cached"] and earlier:
+        out.append(
+            f"| earlier runs, for the cached scores | {summary.earlier_prompt_tokens:,} | "
+            f"{summary.earlier_completion_tokens:,} | {earlier:,} | "
+            f"{_cost_text(summary.earlier_cost)} |"
+        )
+    out.append("")
     for rank, p in enumerate(shown, 1):
         s = scores[p.id]
         novelty = f"{s.novelty}/10" if s.novelty is not None else "n/a"
@@ -212,6 +219,11 @@ def _json(
             "total": summary.total_tokens,
         },
         "cost": summary.cost,  # null: unknown
+        "earlier": {  # the requests behind the cached scores, paid in earlier runs
+            "prompt": summary.earlier_prompt_tokens,
+            "completion": summary.earlier_completion_tokens,
+            "cost": summary.earlier_cost,
+        },
         "requests": summary.requests,
         "unknown_ids": summary.unknown_ids,
         "stopped": summary.stopped,

@@ -58,6 +58,36 @@ def cached_scores(
     return out
 
 
+def earlier_cost(
+    store: Store, papers: Sequence[Paper], topic: Topic, settings: ScoringSettings
+) -> tuple[int, int, float | None]:
+    """(prompt tokens, completion tokens, dollars) of the requests that produced the cached
+    scores of these papers; dollars None when any of those requests had an unknown price."""
+    ids = [p.id for p in papers]
+    requests: set[int] = set()
+    for i in range(0, len(ids), _CHUNK):
+        chunk = ids[i : i + _CHUNK]
+        marks = ",".join("?" * len(chunk))
+        requests.update(r[0] for r in store.conn.execute(
+            f"""SELECT DISTINCT request_id FROM scores WHERE topic_fp=? AND model=?
+                AND prompt_version=? AND request_id IS NOT NULL AND id IN ({marks})""",
+            (topic.fingerprint, settings.model, PROMPT_VERSION, *chunk),
+        ))
+    prompt = completion = 0
+    cost: float | None = 0.0
+    ordered = sorted(requests)
+    for i in range(0, len(ordered), _CHUNK):
+        chunk = ordered[i : i + _CHUNK]
+        marks = ",".join("?" * len(chunk))
+        for r in store.conn.execute(
+            f"""SELECT prompt_tokens, completion_tokens, cost FROM score_requests
+                WHERE request_id IN ({marks})""", chunk):
+            prompt += r[0]
+            completion += r[1]
+            cost = None if cost is None or r[2] is None else cost + r[2]
+    return prompt, completion, cost
+
+
 def save_request(
     store: Store,
     *,

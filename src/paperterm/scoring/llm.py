@@ -23,7 +23,7 @@ from typing import Any
 
 from paperterm.models import Paper, Topic
 from paperterm.scoring import pacing, prompt
-from paperterm.scoring.cache import NewScore, cached_scores, save_request
+from paperterm.scoring.cache import NewScore, cached_scores, earlier_cost, save_request
 from paperterm.scoring.parse import parse_reply
 from paperterm.scoring.types import RunSummary, Score, ScoringSettings
 from paperterm.store import Store
@@ -465,6 +465,11 @@ class _Run:
         if not settings.model:
             raise self.fail("no model is set: set `model` (e.g. openai/gpt-4o-mini)")
         cached = cached_scores(store, self.papers, self.topic, settings)
+        if cached:
+            earlier = [p for p in self.papers if p.id in cached]
+            s = self.summary
+            s.earlier_prompt_tokens, s.earlier_completion_tokens, s.earlier_cost = earlier_cost(
+                store, earlier, self.topic, settings)
         self.emit([cached[p.id] for p in self.papers if p.id in cached])
         self.progress()
         todo = self.unfinished()

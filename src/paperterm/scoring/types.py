@@ -65,6 +65,10 @@ class RunSummary:
     completion_tokens: int = 0
     cost: float | None = 0.0  # None: the model's price is unknown
     unknown_ids: int = 0
+    # what the requests behind this run's cached scores cost when they were made
+    earlier_prompt_tokens: int = 0
+    earlier_completion_tokens: int = 0
+    earlier_cost: float | None = 0.0
     stopped: str | None = None  # why the run stopped early (budget, auth, ...)
     notices: list[str] = field(default_factory=list)
 
