@@ -185,3 +185,20 @@ def test_submission_window_query():
 def test_eastern_today_override(monkeypatch):
     monkeypatch.setenv("PAPERTERM_TODAY", "2026-03-07")
     assert net.eastern_today() == date(2026, 3, 7)
+
+
+def test_trickling_api_server_is_bounded_by_the_timeout(fake_arxiv):
+    # the arxiv package (requests) only bounds each read: the total deadline is ours
+    api = (Path(__file__).parent / "fixtures" / "feeds" / "api-2026-02-25.xml").read_bytes()
+    fake_arxiv.route("/api/", Reply(api, trickle=0.05))
+    start = time.monotonic()
+    with pytest.raises(net.NetworkError, match="did not finish"):
+        net.api_search("cat:cs.LG", 5, timeout=0.5)
+    assert time.monotonic() - start < 3
+
+
+def test_api_search_within_the_deadline_returns_papers(fake_arxiv):
+    api = (Path(__file__).parent / "fixtures" / "feeds" / "api-2026-02-25.xml").read_bytes()
+    fake_arxiv.route("/api/", Reply(api))
+    papers = net.api_search("cat:cs.LG", 5, timeout=5)
+    assert len(papers) == 5 and all(p.title for p in papers)

@@ -125,9 +125,10 @@ def api_search(query: str, max_results: int, timeout: float = TIMEOUT) -> list[P
     def run() -> list[Paper]:
         return [_from_result(r) for r in client.results(search)]
 
+    pages = -(-max_results // client.page_size)
     for attempt in range(RETRIES + 1):
         try:
-            return _pacer.run(run)
+            return _pacer.run(lambda: _within(run, timeout * pages + min(5.0, timeout)))
         except arxiv.HTTPError as exc:
             if exc.status in (429, 503) and attempt < RETRIES:
                 time.sleep(_backoff(attempt, None))
@@ -141,6 +142,27 @@ def api_search(query: str, max_results: int, timeout: float = TIMEOUT) -> list[P
             msg = " ".join(str(exc).split())[:120]
             raise NetworkError(f"arXiv API sent an unreadable answer ({msg})") from None
     raise NetworkError("arXiv API kept answering 'busy'")  # pragma: no cover
+
+
+def _within(fn: Callable[[], T], seconds: float) -> T:
+    """Run fn with a total deadline. `requests` only bounds each read, so a server that
+    trickles bytes could stall a search for ever; a daemon thread cannot block exit."""
+    box: dict[str, object] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = fn()
+        except BaseException as exc:  # handed to the caller's thread
+            box["error"] = exc
+
+    worker = threading.Thread(target=target, name="arxiv-api", daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive():
+        raise NetworkError(f"arXiv API did not finish answering within {seconds:.0f} s")
+    if "error" in box:
+        raise box["error"]  # type: ignore[misc]
+    return box["value"]  # type: ignore[return-value]
 
 
 def _from_result(r: object) -> Paper:
