@@ -252,3 +252,43 @@ def test_damaged_pages_are_detected_on_open(tmp_path):
     _assert_moved_aside(path, bytes(data), s)
     assert "\n" not in s.notice
     s.close()
+
+
+def _statements_on_open(path, monkeypatch) -> list[str]:
+    """Open a Store and return the SQL it ran (to see whether the integrity scan ran)."""
+    import sqlite3
+
+    seen: list[str] = []
+    real_connect = sqlite3.connect
+
+    def traced(*args, **kwargs):
+        conn = real_connect(*args, **kwargs)
+        conn.set_trace_callback(seen.append)
+        return conn
+
+    monkeypatch.setattr("paperterm.store.sqlite3.connect", traced)
+    store = Store.open(path)
+    monkeypatch.setattr("paperterm.store.sqlite3.connect", real_connect)
+    store.conn.set_trace_callback(None)
+    store.close()
+    return seen
+
+
+def test_integrity_scan_only_when_the_file_may_be_damaged(tmp_path, monkeypatch):
+    path = tmp_path / "p.sqlite3"
+    s = Store.open(path)
+    s.save_day("cs.LG", DAY, [_paper("2603.00001")], source="rss")
+    s.close()
+    # unchanged since paperterm closed it cleanly: no full scan on start-up
+    assert not any("quick_check" in q for q in _statements_on_open(path, monkeypatch))
+    # a session that did not close (killed): the WAL still holds data, so scan
+    crashed = Store.open(path)
+    crashed.save_day("cs.LG", DAY, [_paper("2603.00002")], source="rss")
+    assert any("quick_check" in q for q in _statements_on_open(path, monkeypatch))
+    crashed.conn.close()  # the process dies: no clean close is recorded
+    assert any("quick_check" in q for q in _statements_on_open(path, monkeypatch))
+    # that open closed cleanly: quiet again
+    assert not any("quick_check" in q for q in _statements_on_open(path, monkeypatch))
+    # changed behind paperterm's back (restored, edited): scan
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 1_000_000))
+    assert any("quick_check" in q for q in _statements_on_open(path, monkeypatch))

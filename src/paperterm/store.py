@@ -195,13 +195,52 @@ class Store:
             except BaseException:
                 c.execute("ROLLBACK")
                 raise
-        if version == SCHEMA_VERSION:
+        if version == SCHEMA_VERSION and not self._unchanged_since_clean_close():
+            # the scan costs ~0.1 s per year of papers: only when the file may have been
+            # damaged (a crash, an outside edit, a restore), not on every start
             check = c.execute("PRAGMA quick_check(1)").fetchone()[0]
             if check != "ok":
                 raise sqlite3.DatabaseError(f"integrity check failed: {check}")
 
     def close(self) -> None:
         self.conn.close()
+        self._record_clean_close()
+
+    # -- integrity ------------------------------------------------------------------------
+
+    @property
+    def _marker(self) -> Path:
+        return self.path.with_name(self.path.name + ".clean")
+
+    def _file_state(self) -> str | None:
+        """Size and mtime of the file when nothing is pending in the WAL, else None."""
+        if str(self.path) == ":memory:":
+            return None
+        wal = self.path.with_name(self.path.name + "-wal")
+        try:
+            if wal.exists() and wal.stat().st_size:
+                return None
+            st = self.path.stat()
+        except OSError:
+            return None
+        return f"{st.st_size} {st.st_mtime_ns}"
+
+    def _record_clean_close(self) -> None:
+        state = self._file_state()
+        try:
+            if state is None:
+                self._marker.unlink(missing_ok=True)
+            else:
+                self._marker.write_text(state, encoding="ascii")
+        except OSError:
+            pass  # only an optimisation: the next open runs the full check
+
+    def _unchanged_since_clean_close(self) -> bool:
+        try:
+            recorded = self._marker.read_text(encoding="ascii")
+        except (OSError, UnicodeDecodeError):
+            return False
+        return recorded == self._file_state()
 
     # -- papers and days -------------------------------------------------------------
 
