@@ -149,3 +149,17 @@ def test_light_commands_do_not_import_heavy_packages(run_cli, args):
     assert "paperterm" in imported  # the measurement itself works
     for heavy in ("textual", "litellm", "arxiv", "requests", "rich"):
         assert heavy not in imported, heavy
+
+
+def test_timeout_must_be_positive(run_cli):
+    result = run_cli("score", "--timeout", "0", "--sample")
+    assert result.returncode == 2
+    assert "--timeout" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_bad_scoring_settings_fail_before_anything_is_loaded(run_cli, isolated_home):
+    # the feed does not exist: the settings error must come first, and nothing is cached
+    result = run_cli("score", "--scorer", "llm", "--feed", "missing.xml")
+    assert result.returncode == 2
+    assert "--scorer llm needs a model" in result.stderr
+    assert not isolated_home.db.exists()

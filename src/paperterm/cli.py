@@ -49,6 +49,13 @@ def _non_negative(text: str) -> float:
     return value
 
 
+def _positive(text: str) -> float:
+    value = _non_negative(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("expected more than 0")
+    return value
+
+
 def _relevance(text: str) -> int:
     value = _positive_int(text)
     if value > 10:
@@ -84,7 +91,7 @@ def _common_options() -> argparse.ArgumentParser:
     s.add_argument("--batch-size", type=_positive_int, default=S)
     s.add_argument("--concurrency", type=_positive_int, default=S)
     s.add_argument("--rpm", type=_non_negative, default=S, help="requests per minute, 0 = no limit")
-    s.add_argument("--timeout", type=_non_negative, default=S, help="seconds per request")
+    s.add_argument("--timeout", type=_positive, default=S, help="seconds per request")
     s.add_argument("--budget", type=_non_negative, default=S, help="dollars per run, 0 = no limit")
     b = p.add_argument_group("bibtex and display")
     b.add_argument("--bib", metavar="FILE", type=Path, default=S, help="the .bib file to save to")

@@ -67,8 +67,6 @@ def _settings(ns: argparse.Namespace, config: Config) -> ScoringSettings:
     )
     if settings.scorer == "llm" and not settings.model:
         raise UserError("--scorer llm needs a model: --model PROVIDER/MODEL or config `model`")
-    if settings.timeout <= 0:
-        raise UserError("--timeout must be more than 0 seconds")
     return settings
 
 
@@ -110,9 +108,18 @@ def _session(ns: argparse.Namespace) -> Session:
     config = _config(ns)
     notices: list[str] = []
     topic = _topic(ns, config, notices)
+    settings = _settings(ns, config)  # a bad flag must fail before any loading
     store = open_store(notices)
     day = _load(ns, config, topic, store, notices)
-    return Session(config, topic, store, day, _settings(ns, config))
+    return Session(config, topic, store, day, settings)
+
+
+def _headless_session(ns: argparse.Namespace) -> Session:
+    """A session for a command without a screen: its notices go to stderr, one per line."""
+    s = _session(ns)
+    for notice in s.day.notices:
+        print(f"note: {notice}", file=sys.stderr)
+    return s
 
 
 def _bib_path(ns: argparse.Namespace, config: Config) -> Path:
@@ -196,9 +203,10 @@ class _Progress:
             self.task = self.bar.add_task("scoring", total=total)
 
     def update(self, scores: list[Score]) -> None:
+        from paperterm.scoring.types import status_counts
+
         done = len(scores)
-        counts = {k: sum(1 for s in scores if s.status == k) for k in ("scored", "cached",
-                                                                         "unscored")}
+        counts = status_counts(scores)
         detail = ", ".join(f"{n} {k}" for k, n in counts.items() if n)
         if self.bar is not None:
             self.bar.update(self.task, completed=done, description=f"scoring ({detail})")
@@ -212,7 +220,9 @@ class _Progress:
 
 
 def format_summary(summary: RunSummary, scores: list[Score]) -> str:
-    counts = {k: sum(1 for s in scores if s.status == k) for k in ("scored", "cached", "unscored")}
+    from paperterm.scoring.types import status_counts
+
+    counts = status_counts(scores)
     cost = "unknown" if summary.cost is None else f"${summary.cost:.4f}"
     lines = [
         f"model: {summary.model}",
@@ -232,9 +242,7 @@ def format_summary(summary: RunSummary, scores: list[Score]) -> str:
 
 
 def cmd_score(ns: argparse.Namespace) -> int:
-    s = _session(ns)
-    for notice in s.day.notices:
-        print(f"note: {notice}", file=sys.stderr)
+    s = _headless_session(ns)
     scores, summary = score_day(s, progress=True)
     by_id = {p.id: p for p in s.day.papers}
     if opt(ns, "json"):
@@ -254,9 +262,7 @@ def cmd_score(ns: argparse.Namespace) -> int:
 def cmd_digest(ns: argparse.Namespace) -> int:
     from paperterm.digest import render_digest
 
-    s = _session(ns)
-    for notice in s.day.notices:
-        print(f"note: {notice}", file=sys.stderr)
+    s = _headless_session(ns)
     scores, summary = score_day(s, progress=True)
     text = render_digest(s.day.label, s.topic, summary.model, summary, s.day.papers,
                          {sc.paper_id: sc for sc in scores}, opt(ns, "format") or "md",
@@ -312,9 +318,7 @@ def select_for_export(ns: argparse.Namespace, s: Session) -> list[Paper]:
 def cmd_export(ns: argparse.Namespace) -> int:
     from paperterm.bibtex import BibError, export_papers
 
-    s = _session(ns)
-    for notice in s.day.notices:
-        print(f"note: {notice}", file=sys.stderr)
+    s = _headless_session(ns)
     papers = select_for_export(ns, s)
     output = opt(ns, "output")
     target: Path | str = "-" if output == "-" else Path(output or _bib_path(ns, s.config))

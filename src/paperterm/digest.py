@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from paperterm.models import Paper, Topic
-from paperterm.scoring.types import RunSummary, Score
+from paperterm.scoring.types import RunSummary, Score, has_score, status_counts
 
 Format = Literal["md", "json"]
 
@@ -33,15 +33,9 @@ def _link(p: Paper) -> str:
     return f"[arXiv:{_ID.sub('', p.versioned_id)}]({p.abs_url})"
 
 
-def _is_scored(score: Score | None) -> bool:
-    return (
-        score is not None and score.status in ("scored", "cached") and score.relevance is not None
-    )
-
-
 def _order(papers: Sequence[Paper], scores: Mapping[str, Score]) -> list[Paper]:
     """Scored papers, highest relevance first (then novelty, then feed order)."""
-    ranked = [(i, p) for i, p in enumerate(papers) if _is_scored(scores.get(p.id))]
+    ranked = [(i, p) for i, p in enumerate(papers) if has_score(scores.get(p.id))]
 
     def key(item: tuple[int, Paper]) -> tuple[int, int, int]:
         i, p = item
@@ -52,18 +46,7 @@ def _order(papers: Sequence[Paper], scores: Mapping[str, Score]) -> list[Paper]:
 
 
 def _counts(papers: Sequence[Paper], scores: Mapping[str, Score]) -> dict[str, int]:
-    scored = sum(
-        1 for p in papers if (s := scores.get(p.id)) and _is_scored(s) and s.status == "scored"
-    )
-    cached = sum(
-        1 for p in papers if (s := scores.get(p.id)) and _is_scored(s) and s.status == "cached"
-    )
-    return {
-        "total": len(papers),
-        "scored": scored,
-        "cached": cached,
-        "unscored": len(papers) - scored - cached,
-    }
+    return {"total": len(papers), **status_counts(scores.get(p.id) for p in papers)}
 
 
 def _unscored_reason(score: Score | None) -> str:
@@ -99,7 +82,7 @@ def render_digest(
         if min_relevance is None or (scores[p.id].relevance or 0) >= min_relevance
     ]
     hidden = len(ordered) - len(shown)
-    unscored = [p for p in papers if not _is_scored(scores.get(p.id))]
+    unscored = [p for p in papers if not has_score(scores.get(p.id))]
     counts = _counts(papers, scores)
     model_label = model or "local keyword scorer"
     if fmt == "json":
@@ -178,7 +161,7 @@ def render_digest(
 
 def _paper_json(p: Paper, s: Score | None) -> dict[str, Any]:
     """One paper, the same shape in `papers` and `unscored` (and as `score --json`)."""
-    scored = _is_scored(s)
+    scored = has_score(s)
     out = {
         "id": p.id,
         "version": p.version,

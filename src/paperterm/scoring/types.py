@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
@@ -10,19 +11,34 @@ from paperterm.config import Config
 Status = Literal["scored", "cached", "unscored", "queued"]
 
 
+def has_score(score: Score | None) -> bool:
+    """A judgement to show and rank by: scored now or earlier, with a relevance."""
+    return score is not None and score.status in ("scored", "cached") and (
+        score.relevance is not None)
+
+
+def status_counts(scores: Iterable[Score | None]) -> dict[str, int]:
+    """How many are scored / cached / unscored (a missing or empty score is unscored)."""
+    counts = {"scored": 0, "cached": 0, "unscored": 0}
+    for score in scores:
+        counts[score.status if score is not None and has_score(score) else "unscored"] += 1
+    return counts
+
+
 @dataclass
 class ScoringSettings:
     """Every scoring knob: a config key and a CLI flag of the same name."""
 
-    model: str = ""
-    api_base: str = ""
-    scorer: str = "auto"  # auto | llm | local
-    batch_size: int = 20
-    concurrency: int = 4
-    rpm: float = 0.0
-    timeout: float = 60.0
-    budget: float = 0.0  # dollars; 0 = no budget
-    include_authors: bool = False
+    # the defaults are the config file's: one place says what a default run does
+    model: str = Config.model
+    api_base: str = Config.api_base
+    scorer: str = Config.scorer  # auto | llm | local
+    batch_size: int = Config.batch_size
+    concurrency: int = Config.concurrency
+    rpm: float = Config.rpm
+    timeout: float = Config.timeout
+    budget: float = Config.budget  # dollars; 0 = no budget
+    include_authors: bool = Config.include_authors
 
     @classmethod
     def from_config(cls, config: Config, **overrides: Any) -> ScoringSettings:
