@@ -126,6 +126,8 @@ def test_export_ids_to_stdout_without_any_model(env):
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("@misc{")
     assert "eprint        = {2602.20191}" in proc.stdout
+    prefixed = run(env, "export", "--feed", str(FEED), "--ids", "arXiv:2602.20191v1", "-o", "-")
+    assert prefixed.returncode == 0 and prefixed.stdout == proc.stdout
     unknown = run(env, "export", "--feed", str(FEED), "--ids", "9999.99999", "-o", "-")
     assert unknown.returncode == 2 and "9999.99999" in unknown.stderr
 
@@ -155,3 +157,11 @@ def test_a_digest_from_cache_still_shows_what_the_scores_cost(env):
     assert cached["earlier"]["prompt"] == paid["tokens"]["prompt"]
     assert cached["earlier"]["cost"] == pytest.approx(paid["cost"])
     assert "paid in earlier runs" in again.stdout
+
+
+def test_bare_id_keeps_old_style_ids_whole():
+    from paperterm.models import bare_id
+
+    assert bare_id("arXiv:2602.20191v2") == "2602.20191"
+    assert bare_id("solv-int/9901001v1") == "solv-int/9901001"  # a "v" inside the archive name
+    assert bare_id("hep-th/9901001") == "hep-th/9901001"

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, TextIO
 from paperterm import paths
 from paperterm.cli import EXIT_AUTH, EXIT_OK, EXIT_USAGE, UserError, opt
 from paperterm.config import Config, ConfigError, init_config, load_config
-from paperterm.models import Day, Paper, Topic
+from paperterm.models import Day, Paper, Topic, bare_id
 from paperterm.store import Store, StoreError
 
 if TYPE_CHECKING:  # imported where used: `config`/`topics` must not load the scoring package
@@ -277,17 +277,13 @@ def cmd_digest(ns: argparse.Namespace) -> int:
 
 
 def _write_text(path: Path, text: str) -> None:
-    import os
-    import tempfile
+    from paperterm.atomic import atomic_write
 
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
+        atomic_write(path, text.encode("utf-8"))
     except OSError as exc:
-        raise UserError(f"{path}: cannot write ({exc.strerror})", 1) from None
+        raise UserError(f"{path}: cannot write ({exc.strerror or exc})", 1) from None
 
 
 # -- BibTeX -----------------------------------------------------------------------------
@@ -297,7 +293,7 @@ def select_for_export(ns: argparse.Namespace, s: Session) -> list[Paper]:
     papers = s.day.papers
     ids = opt(ns, "ids")
     if ids:
-        wanted = [i.strip().removeprefix("arXiv:").split("v")[0] for i in ids]
+        wanted = [bare_id(i) for i in ids]
         known = {p.id: p for p in papers}
         missing = [i for i in wanted if i not in known]
         if missing:

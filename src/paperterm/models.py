@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from datetime import date
 
 ANNOUNCE_TYPES = ("new", "cross", "replace", "replace-cross")
+
+
+def bare_id(text: str) -> str:
+    """An arXiv id without prefix or version: "arXiv:2602.20191v2" -> "2602.20191"
+    (old-style ids such as "solv-int/9901001v1" too)."""
+    text = re.sub(r"^arxiv:\s*", "", text.strip(), flags=re.I)
+    return re.sub(r"v\d+$", "", text)
 
 
 @dataclass(frozen=True)

@@ -8,11 +8,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from paperterm.bibtex.bibfile import Block, atomic_write, field_text, locked, parse_bib
+from paperterm.atomic import atomic_write
+from paperterm.bibtex.bibfile import Block, field_text, locked, parse_bib
 from paperterm.bibtex.entry import bare_doi, build_entry
 from paperterm.bibtex.errors import BibError
 from paperterm.bibtex.keys import DEFAULT_PATTERN, check_pattern, citation_key, unique_key
-from paperterm.models import Paper
+from paperterm.models import Paper, bare_id
 
 _NOT_ENTRIES = {"string", "comment", "preamble"}
 _ARXIV_URL = re.compile(r"arxiv\.org/(?:abs|pdf)/([^\s?#]+?)(?:v\d+)?(?:\.pdf)?/?$", re.I)
@@ -31,8 +32,7 @@ class ExportResult:
 
 
 def _norm_id(value: str) -> str:
-    value = re.sub(r"^arxiv:\s*", "", value.strip(), flags=re.I)
-    return re.sub(r"v\d+$", "", value).lower()
+    return bare_id(value).lower()
 
 
 def _norm_doi(value: str | None) -> str:
