@@ -202,3 +202,11 @@ def test_api_search_within_the_deadline_returns_papers(fake_arxiv):
     fake_arxiv.route("/api/", Reply(api))
     papers = net.api_search("cat:cs.LG", 5, timeout=5)
     assert len(papers) == 5 and all(p.title for p in papers)
+
+
+def test_busy_api_is_retried_like_the_rss_feed(fake_arxiv, monkeypatch):
+    monkeypatch.setattr(net, "_backoff", lambda attempt, retry_after: 0.01)
+    api = (Path(__file__).parent / "fixtures" / "feeds" / "api-2026-02-25.xml").read_bytes()
+    fake_arxiv.route("/api/", Reply(b"busy", 503), Reply(api))
+    papers = net.api_search("cat:cs.LG", 5, timeout=5)
+    assert len(fake_arxiv.requests) == 2 and len(papers) == 5

@@ -59,21 +59,33 @@ def _backoff(attempt: int, retry_after: str | None) -> float:
     return min(2.0 ** (attempt + 1), 30.0) + random.uniform(0, 1)
 
 
+class _Busy(Exception):
+    """arXiv asked us to come back later (HTTP 429 or 503)."""
+
+    def __init__(self, status: int, retry_after: str | None = None) -> None:
+        super().__init__(status)
+        self.status, self.retry_after = status, retry_after
+
+
 def _with_retries(fn: Callable[[], T], what: str) -> T:
+    """Run fn paced, retrying with backoff while arXiv answers 'busy'; fn translates every
+    other failure into a NetworkError itself (or raises a network OSError)."""
     for attempt in range(RETRIES + 1):
         try:
             return _pacer.run(fn)
-        except urllib.error.HTTPError as exc:
-            if exc.code in (429, 503) and attempt < RETRIES:
-                time.sleep(_backoff(attempt, exc.headers.get("Retry-After")))
+        except _Busy as exc:
+            if attempt < RETRIES:
+                time.sleep(_backoff(attempt, exc.retry_after))
                 continue
+            raise NetworkError(f"{what}: arXiv answered HTTP {exc.status} (busy)") from None
+        except urllib.error.HTTPError as exc:
             raise NetworkError(f"{what}: arXiv answered HTTP {exc.code} {exc.reason}") from None
         except (urllib.error.URLError, TimeoutError, OSError) as exc:
             reason = " ".join(str(getattr(exc, "reason", exc)).split())  # one line
             raise NetworkError(f"{what}: arXiv is unreachable ({reason})") from None
         except http.client.HTTPException as exc:  # garbage or a truncated answer
             raise NetworkError(f"{what}: broken answer from arXiv ({type(exc).__name__})") from None
-    raise NetworkError(f"{what}: arXiv kept answering 'busy'")  # pragma: no cover
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def _get(url: str, timeout: float) -> bytes:
@@ -85,7 +97,13 @@ def _get(url: str, timeout: float) -> bytes:
     deadline = time.monotonic() + timeout
     req = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
     chunks: list[bytes] = []
-    with urllib.request.urlopen(req, timeout=timeout) as resp:
+    try:
+        resp = urllib.request.urlopen(req, timeout=timeout)
+    except urllib.error.HTTPError as exc:
+        if exc.code in (429, 503):
+            raise _Busy(exc.code, exc.headers.get("Retry-After")) from None
+        raise
+    with resp:
         while chunk := resp.read1(65536):  # read() would wait for all 64 KiB
             chunks.append(chunk)
             if time.monotonic() > deadline:
@@ -122,17 +140,15 @@ def api_search(query: str, max_results: int, timeout: float = TIMEOUT) -> list[P
     search = arxiv.Search(query=query, max_results=max_results,
                           sort_by=arxiv.SortCriterion.SubmittedDate)
 
-    def run() -> list[Paper]:
-        return [_from_result(r) for r in client.results(search)]
-
     pages = -(-max_results // client.page_size)
-    for attempt in range(RETRIES + 1):
+
+    def run() -> list[Paper]:
         try:
-            return _pacer.run(lambda: _within(run, timeout * pages + min(5.0, timeout)))
+            return _within(lambda: [_from_result(r) for r in client.results(search)],
+                           timeout * pages + min(5.0, timeout))
         except arxiv.HTTPError as exc:
-            if exc.status in (429, 503) and attempt < RETRIES:
-                time.sleep(_backoff(attempt, None))
-                continue
+            if exc.status in (429, 503):
+                raise _Busy(exc.status) from None
             raise NetworkError(f"arXiv API answered HTTP {exc.status}") from None
         except arxiv.UnexpectedEmptyPageError:
             return []
@@ -141,7 +157,8 @@ def api_search(query: str, max_results: int, timeout: float = TIMEOUT) -> list[P
         except ValueError as exc:  # e.g. an entry with an unreadable date
             msg = " ".join(str(exc).split())[:120]
             raise NetworkError(f"arXiv API sent an unreadable answer ({msg})") from None
-    raise NetworkError("arXiv API kept answering 'busy'")  # pragma: no cover
+
+    return _with_retries(run, "arXiv API")
 
 
 def _within(fn: Callable[[], T], seconds: float) -> T:
