@@ -17,6 +17,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 FEED = ROOT / "examples" / "arxiv-2026-02-25.xml"
+COLS, ROWS = 140, 40
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -25,9 +26,12 @@ class Terminal:
     def __init__(self, command: str, env: dict[str, str]) -> None:
         self.name = f"pt-{uuid.uuid4().hex[:8]}"
         exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
-        script = f"cd {shlex.quote(str(ROOT))} && env {exports} {command}; echo EXIT=$?; sleep 30"
-        subprocess.run(["tmux", "new-session", "-d", "-s", self.name, "-x", "140", "-y", "40",
-                        "bash", "-c", script], check=True)
+        # COLUMNS/LINES, if the tmux server inherited them, would override the pane's real
+        # size for the program (Python's shutil.get_terminal_size reads them first)
+        script = (f"cd {shlex.quote(str(ROOT))} && env -u COLUMNS -u LINES {exports} {command}; "
+                  "echo EXIT=$?; sleep 30")
+        subprocess.run(["tmux", "new-session", "-d", "-s", self.name, "-x", str(COLS),
+                        "-y", str(ROWS), "bash", "-c", script], check=True)
 
     def screen(self) -> str:
         return subprocess.run(["tmux", "capture-pane", "-p", "-t", self.name],

@@ -926,7 +926,7 @@ async def test_keys_typed_right_after_slash_go_to_the_search_box(tmp_path):
         await pilot.pause()
         for ch in "/mobiq":
             app.post_message(events.Key("slash" if ch == "/" else ch, ch))
-        await pilot.pause(0.3)
+        await until(pilot, lambda: app.query_one("#search").value == "mobiq")
         assert app.is_running
         assert app.query_one("#search").value == "mobiq"
         assert [e.paper.id for e in app.shown] == ["2602.20191"]
@@ -949,7 +949,7 @@ async def test_keys_typed_right_after_enter_in_the_search_box_go_to_the_list(tmp
         shown = len(app.shown)
         for key, ch in (("enter", "\r"), ("j", "j"), ("x", "x")):
             app.post_message(events.Key(key, ch))
-        await pilot.pause(0.3)
+        await until(pilot, lambda: len(app.shown) > 1 and app.shown[1].marked)
         assert app.query_one("#search").value == "quantization"
         assert len(app.shown) == shown
         assert app.focused is app.table
