@@ -50,13 +50,13 @@ def main() -> None:
     os.environ["PAPERTERM_HOME"] = home
     os.environ.setdefault("OPENAI_API_KEY", "sk-bench")
 
-    from fakellm import _count_tokens_fn
+    from support.fakellm import _count_tokens_fn
 
     from paperterm import paths
     from paperterm.config import Config
-    from paperterm.feeds import parse_feed
-    from paperterm.scoring import ScoringSettings, run_scoring
-    from paperterm.scoring.llm import _import_litellm
+    from paperterm.scoring import run_scoring
+    from paperterm.scoring.provider import import_litellm
+    from paperterm.sources.feeds import parse_feed
     from paperterm.topics import resolve_topic
 
     day = parse_feed((ROOT / "examples" / "arxiv-2026-02-25.xml").read_bytes()).papers
@@ -82,10 +82,10 @@ def main() -> None:
             overrides["concurrency"] = args.concurrency
         if args.batch_size:
             overrides["batch_size"] = args.batch_size
-        settings = ScoringSettings.from_config(Config(), **overrides)
+        settings = Config().scoring.with_overrides(**overrides)
 
         t0 = time.perf_counter()
-        _import_litellm()
+        import_litellm()
         import_s = time.perf_counter() - t0
         rss_before = _rss_mb()
 

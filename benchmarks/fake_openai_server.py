@@ -1,6 +1,6 @@
 """A fake OpenAI-compatible chat-completions server for benchmarks.
 
-Reuses the test server (tests/fakellm.py): replies with valid JSON scores for the paper ids
+Reuses the test server (tests/support/fakellm.py): replies with valid JSON scores for the paper ids
 in the prompt and a `usage` block counted with tiktoken. Adds fixed latency, an error rate
 (HTTP 500) and a requests-per-minute limit (HTTP 429 with Retry-After).
 
@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from fakellm import Behaviour, FakeLLM
+from support.fakellm import Behaviour, FakeLLM
 
 
 def make_server(

@@ -3,28 +3,18 @@
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
-import threading
-import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from support.fakearxiv import FakeArxiv, closed_port
+from support.fakeenrich import FakeEnrich
 
 TESTS = Path(__file__).parent
 FEEDS = TESTS / "fixtures" / "feeds"
-
-
-def closed_port() -> int:
-    """A local port nothing listens on (connections are refused at once)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(autouse=True)
@@ -41,103 +31,14 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> SimpleName
     dead = closed_port()
     monkeypatch.setenv("PAPERTERM_RSS_URL", f"http://127.0.0.1:{dead}/rss/{{cats}}")
     monkeypatch.setenv("PAPERTERM_ARXIV_API_URL", f"http://127.0.0.1:{dead}/api/query?{{}}")
-    for var in ("PAPERTERM_TODAY", "PAPERTERM_DEBUG"):
+    monkeypatch.setenv("PAPERTERM_HF_ENDPOINT", f"http://127.0.0.1:{dead}")
+    monkeypatch.setenv("PAPERTERM_S2_API_URL", f"http://127.0.0.1:{dead}")
+    for var in ("PAPERTERM_TODAY", "PAPERTERM_DEBUG", "S2_API_KEY"):
         monkeypatch.delenv(var, raising=False)
-    from paperterm import net
+    from paperterm.sources import http
 
-    monkeypatch.setattr(net._pacer, "interval", 0.01)
+    monkeypatch.setattr(http.pacer, "interval", 0.01)
     return SimpleNamespace(home=home, config=config, db=home / "paperterm.sqlite3")
-
-
-# -- a local fake arXiv ---------------------------------------------------------------------
-
-
-@dataclass
-class Reply:
-    """One canned answer. `raw` bypasses HTTP entirely (garbage, truncated answers)."""
-
-    body: bytes = b""
-    status: int = 200
-    headers: dict[str, str] = field(default_factory=dict)
-    delay: float = 0.0  # seconds before answering
-    trickle: float = 0.0  # seconds between 16-byte pieces of the body
-    raw: bytes | None = None
-
-
-@dataclass
-class Seen:
-    path: str
-    headers: dict[str, str]  # names in lower case
-    at: float  # time.monotonic() on arrival
-
-
-class FakeArxiv:
-    """Serves queued Replies by path prefix; the last reply of a prefix repeats."""
-
-    def __init__(self) -> None:
-        self.routes: dict[str, list[Reply]] = {}
-        self.requests: list[Seen] = []
-        self.stop = threading.Event()
-        fake = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                headers = {k.lower(): v for k, v in self.headers.items()}
-                fake.requests.append(Seen(self.path, headers, time.monotonic()))
-                reply = fake._next(self.path)
-                if reply.delay and fake.stop.wait(reply.delay):
-                    return
-                if reply.raw is not None:
-                    self.wfile.write(reply.raw)
-                    self.wfile.flush()
-                    self.close_connection = True
-                    return
-                self.send_response(reply.status)
-                for key, value in {"Content-Type": "application/xml", **reply.headers}.items():
-                    self.send_header(key, value)
-                self.send_header("Content-Length", str(len(reply.body)))
-                self.end_headers()
-                if not reply.trickle:
-                    self.wfile.write(reply.body)
-                    return
-                for i in range(0, len(reply.body), 16):
-                    if fake.stop.wait(reply.trickle):
-                        return
-                    self.wfile.write(reply.body[i : i + 16])
-                    self.wfile.flush()
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.server.handle_error = lambda *a: None  # type: ignore[method-assign]
-        self.base = f"http://127.0.0.1:{self.server.server_address[1]}"
-        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.05,), daemon=True)
-        self.thread.start()
-
-    def _next(self, path: str) -> Reply:
-        prefix = max((p for p in self.routes if path.startswith(p)), key=len, default=None)
-        if prefix is None:
-            return Reply(b"not found", status=404, headers={"Content-Type": "text/plain"})
-        queue = self.routes[prefix]
-        return queue.pop(0) if len(queue) > 1 else queue[0]
-
-    def route(self, prefix: str, *replies: Reply) -> None:
-        self.routes[prefix] = list(replies)
-
-    @property
-    def rss_url(self) -> str:
-        return f"{self.base}/rss/{{cats}}"
-
-    @property
-    def api_url(self) -> str:
-        return f"{self.base}/api/query?{{}}"
-
-    def close(self) -> None:
-        self.stop.set()
-        self.server.shutdown()
-        self.server.server_close()
 
 
 @pytest.fixture
@@ -150,6 +51,46 @@ def fake_arxiv(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeArxiv]:
         yield fake
     finally:
         fake.close()
+
+
+@pytest.fixture
+def fake_enrich(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeEnrich]:
+    """Fake Hugging Face daily papers and Semantic Scholar on 127.0.0.1, wired in through
+    the env."""
+    with FakeEnrich() as fake:
+        monkeypatch.setenv("PAPERTERM_HF_ENDPOINT", fake.url)
+        monkeypatch.setenv("PAPERTERM_S2_API_URL", fake.url)
+        yield fake
+
+
+# -- the command line, in-process ---------------------------------------------------------
+
+
+@pytest.fixture
+def cli(isolated_home: SimpleNamespace, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    """Run `paperterm ARGS` in this process through `paperterm.cli.main(argv)`.
+
+    Returns a CompletedProcess-like result (returncode, stdout, stderr); argparse's exits
+    become return codes. `env` entries are set for the call's duration.
+    """
+    from paperterm.cli import main
+
+    def run(*args: str, env: dict[str, str] | None = None,
+            ) -> subprocess.CompletedProcess[str]:
+        with monkeypatch.context() as m:
+            for key, value in (env or {}).items():
+                m.setenv(key, value)
+            m.chdir(isolated_home.home.parent)
+            capsys.readouterr()
+            try:
+                code = main(list(args))
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else 1
+            out, err = capsys.readouterr()
+        return subprocess.CompletedProcess(list(args), code, out, err)
+
+    return run
 
 
 # -- the command line in a subprocess -------------------------------------------------------

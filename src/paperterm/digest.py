@@ -5,10 +5,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from paperterm.arxiv_id import parse_arxiv_id
+from paperterm.hygiene import clean_line, clean_text
 from paperterm.models import Paper, Topic
 from paperterm.scoring.types import RunSummary, Score, has_score, status_counts
+from paperterm.texrender import tex_to_unicode as tex
 
 Format = Literal["md", "json"]
 
@@ -16,13 +20,13 @@ _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|#~])")  # $ is kept: abstracts use $mat
 _ENTITY = re.compile(r"&(?=#?\w+;)")
 _BULLET = re.compile(r"^([-+>=])")
 _NUMBERED = re.compile(r"^(\d+)([.)])")
-_ID = re.compile(r"[^A-Za-z0-9./\-]")
 _SPACE = re.compile(r"\s+")
 
 
 def md_escape(text: str) -> str:
-    """Untrusted text as one line of literal Markdown (no links, HTML, emphasis, tables)."""
-    text = _SPACE.sub(" ", text or "").strip()
+    """Untrusted text as one line of literal Markdown (no links, HTML, emphasis, tables),
+    without terminal escapes or other unsafe characters (hygiene)."""
+    text = _SPACE.sub(" ", clean_line(text)).strip()
     text = _ENTITY.sub("&amp;", text)
     text = _MD_SPECIAL.sub(r"\\\1", text)
     text = _BULLET.sub(r"\\\1", text)
@@ -30,7 +34,25 @@ def md_escape(text: str) -> str:
 
 
 def _link(p: Paper) -> str:
-    return f"[arXiv:{_ID.sub('', p.versioned_id)}]({p.abs_url})"
+    """A Markdown link to the paper's abstract page; an id that is no arXiv id (it could carry
+    Markdown of its own) is shown as escaped text, not linked."""
+    parsed = parse_arxiv_id(p.versioned_id)
+    if parsed is None:
+        return f"arXiv:{md_escape(p.versioned_id)}"
+    return f"[arXiv:{parsed.versioned}](https://arxiv.org/abs/{parsed.id})"
+
+
+def clean_json(value: Any) -> Any:
+    """`value` (JSON-ready data) with every string through hygiene.clean_text: json.dumps
+    escapes C0 controls but passes C1 controls (U+009B CSI), bidi and zero-width
+    characters straight to the terminal or file."""
+    if isinstance(value, str):
+        return clean_text(value)
+    if isinstance(value, dict):
+        return {clean_text(k): clean_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [clean_json(v) for v in value]
+    return value
 
 
 def _order(papers: Sequence[Paper], scores: Mapping[str, Score]) -> list[Paper]:
@@ -43,6 +65,28 @@ def _order(papers: Sequence[Paper], scores: Mapping[str, Score]) -> list[Paper]:
         return (-(s.relevance or 0), -(s.novelty or 0), i)
 
     return [p for _, p in sorted(ranked, key=key)]
+
+
+@dataclass
+class DigestSummaries:
+    """Summaries of the digest's top papers and what asking for them cost."""
+
+    language: str
+    texts: dict[str, str] = field(default_factory=dict)  # paper id -> summary
+    errors: dict[str, str] = field(default_factory=dict)  # paper id -> why there is none
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float | None = 0.0
+    stopped: str | None = None
+
+
+def top_papers(papers: Sequence[Paper], scores: Mapping[str, Score], n: int,
+               min_relevance: int | None = None) -> list[Paper]:
+    """The first `n` papers the digest lists (best first, the relevance filter applied)."""
+    ordered = _order(papers, scores)
+    shown = [p for p in ordered
+             if min_relevance is None or (scores[p.id].relevance or 0) >= min_relevance]
+    return shown[:n]
 
 
 def _counts(papers: Sequence[Paper], scores: Mapping[str, Score]) -> dict[str, int]:
@@ -72,9 +116,12 @@ def render_digest(
     scores: Mapping[str, Score],
     fmt: Format = "md",
     min_relevance: int | None = None,
+    summaries: DigestSummaries | None = None,
+    instead: str = "",
 ) -> str:
     """The digest text. `min_relevance` hides scored papers below it; unscored papers are
-    always listed (at the end, with the reason)."""
+    always listed (at the end, with the reason). `summaries` adds those of the top papers.
+    `instead`: the day asked for could not be loaded, and what this digest shows instead."""
     ordered = _order(papers, scores)
     shown = [
         p
@@ -97,16 +144,23 @@ def render_digest(
             counts,
             min_relevance,
             hidden,
+            summaries,
+            instead,
         )
     if fmt != "md":
         raise ValueError(f"unknown digest format {fmt!r} (expected 'md' or 'json')")
 
     out: list[str] = [f"# arXiv digest: {md_escape(day_label)}", ""]
+    if instead:
+        out.append(f"- **Not the day asked for:** {md_escape(instead)}")
     out.append(f"- **Topic:** {md_escape(topic.name)}")
     out.append(f"- **Model:** {md_escape(model_label)}")
     out.append(
         f"- **Papers:** {counts['total']} total, {counts['scored']} scored, "
         f"{counts['cached']} cached, {counts['unscored']} unscored"
+        + (f", {counts['prefiltered']} not sent (prefilter), saved about "
+           f"{summary.saved_tokens:,} tokens, {_cost_text(summary.saved_cost)}"
+           if "prefiltered" in counts else "")
     )
     if summary.stopped:
         out.append(f"- **Stopped early:** {md_escape(summary.stopped)}")
@@ -129,22 +183,32 @@ def render_digest(
             f"{summary.earlier_completion_tokens:,} | {earlier:,} | "
             f"{_cost_text(summary.earlier_cost)} |"
         )
+    if summaries is not None:
+        out.append(_summaries_row(summaries))
     out.append("")
+    if summaries is not None and summaries.stopped:
+        out += [f"*Summaries stopped early: {md_escape(summaries.stopped)}*", ""]
     for rank, p in enumerate(shown, 1):
         s = scores[p.id]
         novelty = f"{s.novelty}/10" if s.novelty is not None else "n/a"
-        out.append(f"## {rank}. {md_escape(p.title)}")
+        out.append(f"## {rank}. {md_escape(tex(p.title))}")
         out.append("")
         cached = " · cached" if s.status == "cached" else ""
         out.append(f"**Relevance {s.relevance}/10** · novelty {novelty} · {_link(p)}{cached}")
         out.append("")
         if p.authors:
-            out.append(f"*{md_escape(', '.join(p.authors))}*")
+            out.append(f"*{md_escape(', '.join(tex(a) for a in p.authors))}*")
             out.append("")
         if s.reason:
             out.append(f"> {md_escape(s.reason)}")
             out.append("")
-        out.append(md_escape(p.abstract))
+        if summaries is not None and p.id in summaries.texts:
+            out.append(f"**Summary:** {md_escape(summaries.texts[p.id])}")
+            out.append("")
+        elif summaries is not None and p.id in summaries.errors:
+            out.append(f"*No summary: {md_escape(summaries.errors[p.id])}*")
+            out.append("")
+        out.append(md_escape(tex(p.abstract)))
         out.append("")
     if not shown:
         out += ["*No scored papers to show.*", ""]
@@ -152,11 +216,17 @@ def render_digest(
         out += [f"## Unscored ({len(unscored)})", ""]
         for p in unscored:
             out.append(
-                f"- **{md_escape(p.title)}** · {_link(p)}"
+                f"- **{md_escape(tex(p.title))}** · {_link(p)}"
                 f" · {md_escape(_unscored_reason(scores.get(p.id)))}"
             )
         out.append("")
     return "\n".join(out).rstrip() + "\n"
+
+
+def _summaries_row(summaries: DigestSummaries) -> str:
+    total = summaries.prompt_tokens + summaries.completion_tokens
+    return (f"| summaries ({md_escape(summaries.language)}) | {summaries.prompt_tokens:,} | "
+            f"{summaries.completion_tokens:,} | {total:,} | {_cost_text(summaries.cost)} |")
 
 
 def _paper_json(p: Paper, s: Score | None) -> dict[str, Any]:
@@ -165,14 +235,14 @@ def _paper_json(p: Paper, s: Score | None) -> dict[str, Any]:
     out = {
         "id": p.id,
         "version": p.version,
-        "title": p.title,
-        "authors": list(p.authors),
+        "title": tex(p.title),
+        "authors": [tex(a) for a in p.authors],
         "url": p.abs_url,
         "relevance": s.relevance if s and scored else None,
         "novelty": s.novelty if s and scored else None,
         "reason": s.reason if s and scored else "",
         "status": s.status if s and scored else "unscored",
-        "abstract": p.abstract,
+        "abstract": tex(p.abstract),
     }
     if not scored:
         out["error"] = _unscored_reason(s)
@@ -190,9 +260,12 @@ def _json(
     counts: dict[str, int],
     min_relevance: int | None,
     hidden: int,
+    summaries: DigestSummaries | None = None,
+    instead: str = "",
 ) -> str:
     doc = {
         "day": day_label,
+        "instead": instead or None,
         "topic": topic.name,
         "model": model,
         "counts": counts,
@@ -210,9 +283,37 @@ def _json(
         "requests": summary.requests,
         "unknown_ids": summary.unknown_ids,
         "stopped": summary.stopped,
+        **({"prefilter_saved": {"papers": summary.prefiltered, "tokens": summary.saved_tokens,
+                                "cost": summary.saved_cost}} if summary.prefiltered else {}),
         "min_relevance": min_relevance,
         "hidden": hidden,
         "papers": [_paper_json(p, scores[p.id]) for p in shown],
         "unscored": [_paper_json(p, scores.get(p.id)) for p in unscored],
     }
-    return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+    if summaries is not None:
+        for entry in doc["papers"]:
+            pid = entry["id"]
+            if pid in summaries.texts or pid in summaries.errors:
+                entry["summary"] = summaries.texts.get(pid)
+                if pid not in summaries.texts:
+                    entry["summary_error"] = summaries.errors[pid]
+        doc["summaries"] = {
+            "language": summaries.language,
+            "tokens": {"prompt": summaries.prompt_tokens,
+                       "completion": summaries.completion_tokens,
+                       "total": summaries.prompt_tokens + summaries.completion_tokens},
+            "cost": summaries.cost,
+            "stopped": summaries.stopped,
+        }
+    return json.dumps(clean_json(doc), ensure_ascii=False, indent=2) + "\n"
+
+
+def render_no_announcement(reason: str, topic: Topic, fmt: Format = "md") -> str:
+    """The digest of a day without an announcement (weekend, holiday): says so, and lists
+    nothing (never the last day's papers again)."""
+    if fmt == "json":
+        doc = {"day": None, "topic": topic.name, "no_announcement": reason, "papers": [],
+               "unscored": []}
+        return json.dumps(clean_json(doc), ensure_ascii=False, indent=2) + "\n"
+    return (f"# arXiv digest: no announcement\n\n- **Topic:** {md_escape(topic.name)}\n\n"
+            f"*No new papers: {md_escape(reason)}.*\n")

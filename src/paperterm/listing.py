@@ -7,10 +7,17 @@ entry carries its search text lower-cased once, and sort keys are plain tuples.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
+from paperterm.enrich.signals import Signals
 from paperterm.models import Paper
+from paperterm.sort_text import title_key
+from paperterm.textsearch import Term, index_text, matches, parse_query
+
+if TYPE_CHECKING:
+    from paperterm.scoring.types import Score
 
 # Sort keys in the order `s` cycles through them, with the label shown in the header.
 SORT_KEYS: tuple[str, ...] = ("relevance", "novelty", "combined", "title", "category", "order")
@@ -23,13 +30,21 @@ SORT_LABELS = {
     "order": "announcement order",
 }
 SCORE_SORTS = frozenset({"relevance", "novelty", "combined"})
+# Sorts by enrichment (`paperterm enrich`, config `enrich`): `s` offers them once a paper of
+# the day has any; papers without the number go last.
+ENRICH_SORTS: tuple[str, ...] = ("upvotes", "citations")
+SORT_LABELS |= {"upvotes": "Hugging Face upvotes", "citations": "citations"}
 
 # Score status of an entry, as the list shows it.
 #   none:   no score and none coming (shown blank)
 #   queued: an LLM run will score it (shown "…")
 #   failed: the run gave up on it (shown "!", the reason in the preview)
+#   unsent: a budget, a cancel or a failure streak kept it from being sent
 #   scored / cached / local: has relevance and novelty
-STATUSES = ("none", "queued", "failed", "scored", "cached", "local")
+#   prefilter: not sent to the model (--prefilter): its local relevance, shown dimmed
+# A failed or unsent paper may carry a local relevance: provisional (shown "~7").
+STATUSES = ("none", "queued", "failed", "unsent", "scored", "cached", "local", "prefilter")
+PROVISIONAL = frozenset({"failed", "unsent"})
 
 
 @dataclass(eq=False)
@@ -38,21 +53,36 @@ class Entry:
 
     paper: Paper
     order: int  # position in the announcement
-    search: str  # title, authors and abstract, case-folded once
     relevance: int | None = None
     novelty: int | None = None
     reason: str = ""
     status: str = "none"
     error: str | None = None
+    fine: float | None = None  # the local scorer's fine score: orders equal relevances
     seen: bool = False
     starred: bool = False
     saved: bool = False
     marked: bool = False
+    followed: bool = False  # by an author the user follows
     bib_key: str | None = None
+    signals: Signals | None = None  # enrichment, when cached
+    _search: str | None = field(default=None, repr=False)
+    tags: tuple[str, ...] = ()  # the user's tags and note, shown in the preview
+    note: str = ""
+    day: str = ""  # the announcement day, in views of several days
 
     @property
     def id(self) -> str:
         return self.paper.id
+
+    @property
+    def search(self) -> str:
+        """Title, authors and abstract as folded words (`textsearch.index_text`), made on
+        the first search, not at start."""
+        if self._search is None:
+            p = self.paper
+            self._search = index_text((p.title, " ".join(p.authors), p.abstract))
+        return self._search
 
     @property
     def has_score(self) -> bool:
@@ -65,25 +95,27 @@ class Entry:
         reason: str,
         status: str,
         error: str | None = None,
+        fine: float | None = None,
     ) -> None:
         self.relevance = relevance
         self.novelty = novelty
         self.reason = reason or ""
         self.status = status
         self.error = error
+        self.fine = fine
 
 
-def make_entries(papers: Sequence[Paper]) -> list[Entry]:
-    out = []
-    for i, p in enumerate(papers):
-        search = " ".join((p.title, " ".join(p.authors), p.abstract)).casefold()
-        out.append(Entry(paper=p, order=i, search=search))
-    return out
+def make_entries(papers: Sequence[Paper], days: Mapping[str, str] | None = None,
+                 ) -> list[Entry]:
+    """One entry per paper; `days` (id -> ISO day) fills the day column of multi-day views."""
+    days = days or {}
+    return [Entry(paper=p, order=i, day=days.get(p.id, "")) for i, p in enumerate(papers)]
 
 
-@dataclass
+@dataclass(frozen=True)
 class FilterState:
-    """Every active filter; the empty state shows everything."""
+    """Every active filter; the empty state shows everything. Immutable: a change is a new
+    state (`dataclasses.replace`), which the reader's reactive filter state can notice."""
 
     text: str = ""
     min_relevance: int | None = None
@@ -91,13 +123,15 @@ class FilterState:
     announce_types: frozenset[str] = field(default_factory=frozenset)
     unseen_only: bool = False
     starred_only: bool = False
+    code_only: bool = False  # papers with a code link (enrichment)
 
     @property
     def active(self) -> bool:
         return bool(self.describe())
 
-    def terms(self) -> list[str]:
-        return self.text.casefold().split()
+    def terms(self) -> list[Term]:
+        """The text filter's words and "quoted phrases" (`textsearch.parse_query`)."""
+        return parse_query(self.text)
 
     def describe(self) -> list[str]:
         """One short phrase per active filter, for the header."""
@@ -114,14 +148,18 @@ class FilterState:
             out.append("unseen")
         if self.starred_only:
             out.append("starred")
+        if self.code_only:
+            out.append("code")
         return out
 
-    def matches(self, e: Entry, terms: list[str] | None = None) -> bool:
+    def matches(self, e: Entry, terms: list[Term] | None = None) -> bool:
         if terms is None:
             terms = self.terms()
         if self.unseen_only and e.seen:
             return False
         if self.starred_only and not e.starred:
+            return False
+        if self.code_only and not (e.signals and e.signals.code):
             return False
         if self.min_relevance is not None and (
             e.relevance is None or e.relevance < self.min_relevance
@@ -131,8 +169,7 @@ class FilterState:
             return False
         if self.categories and not self.categories.intersection(e.paper.categories):
             return False
-        search = e.search
-        return all(t in search for t in terms)
+        return not terms or matches(e.search, terms)
 
 
 def filter_entries(entries: Iterable[Entry], state: FilterState) -> list[Entry]:
@@ -143,19 +180,40 @@ def filter_entries(entries: Iterable[Entry], state: FilterState) -> list[Entry]:
 
 
 def _score_key(key: str, e: Entry) -> tuple:
-    r, n = e.relevance, e.novelty
+    r, n, f = e.relevance, e.novelty, e.fine or 0.0
     if key == "relevance":
-        return (r or 0, n or 0)
+        return (r or 0, n or 0, f)
     if key == "novelty":
-        return (n or 0, r or 0)
-    return ((r or 0) + (n or 0), r or 0)
+        return (n or 0, r or 0, f)
+    return ((r or 0) + (n or 0), r or 0, f)
+
+
+def descending(key: str, reverse: bool) -> bool:
+    """Whether the list runs from high to low: score sorts start with the best (descending),
+    text sorts with A (ascending); `reverse` flips either. The arrow shown follows this."""
+    return (key in SCORE_SORTS) != reverse
+
+
+def sort_arrow(key: str, reverse: bool) -> str:
+    """"▼" for a descending sort, "▲" for an ascending one."""
+    return "▼" if descending(key, reverse) else "▲"
+
+
+def _relevance_first(e: Entry) -> tuple:
+    r, n = e.relevance, e.novelty
+    return (r is None, -(r or 0), -(n or 0), e.order)
 
 
 def sort_entries(entries: Sequence[Entry], key: str, reverse: bool = False) -> list[Entry]:
     """Stable sort. Score sorts put the best first (reverse: worst first) and unscored papers
-    always last; text sorts are A-Z (reverse: Z-A). Ties keep the announcement order."""
-    if key not in SORT_KEYS:
-        raise ValueError(f"unknown sort key {key!r} (known: {', '.join(SORT_KEYS)})")
+    always last; text sorts are A-Z (reverse: Z-A), titles compared without TeX and leading
+    punctuation. `reverse` flips only the sort key: ties fall back to relevance (best first),
+    then to the local scorer's fine score, then to the announcement order."""
+    if key not in SORT_KEYS and key not in ENRICH_SORTS:
+        known = ", ".join((*SORT_KEYS, *ENRICH_SORTS))
+        raise ValueError(f"unknown sort key {key!r} (known: {known})")
+    if key in ENRICH_SORTS:
+        return _enrich_sort(entries, key, reverse)
     if key in SCORE_SORTS:
         scored = [e for e in entries if e.relevance is not None]
         rest = [e for e in entries if e.relevance is None]
@@ -167,15 +225,38 @@ def sort_entries(entries: Sequence[Entry], key: str, reverse: bool = False) -> l
         scored.sort(key=k)
         rest.sort(key=lambda e: e.order)
         return scored + rest
+    if key == "order":
+        return sorted(entries, key=lambda e: e.order, reverse=reverse)
+    out = sorted(entries, key=_relevance_first)
     if key == "title":
-        out = sorted(entries, key=lambda e: (e.paper.title.casefold(), e.order))
-    elif key == "category":
-        out = sorted(entries, key=lambda e: (e.paper.primary_category, e.order))
+        titles = {e.id: title_key(e.paper.title) for e in out}
+        out.sort(key=lambda e: titles[e.id], reverse=reverse)  # stable, also reversed
     else:
-        out = sorted(entries, key=lambda e: e.order)
-    if reverse:
-        out.reverse()
+        out.sort(key=lambda e: e.paper.primary_category, reverse=reverse)
     return out
+
+
+def _enrich_sort(entries: Sequence[Entry], key: str, reverse: bool) -> list[Entry]:
+    """Most upvotes (citations) first, reverse: fewest first; papers without it last."""
+
+    def value(e: Entry) -> int | None:
+        return None if e.signals is None else getattr(e.signals, key)
+
+    known = [e for e in entries if value(e) is not None]
+    known.sort(key=lambda e: ((value(e) or 0) * (1 if reverse else -1), e.order))
+    return known + sorted((e for e in entries if value(e) is None), key=lambda e: e.order)
+
+
+def default_ranks(papers: Sequence[Paper], scores: Sequence[Score]) -> dict[str, int]:
+    """Paper id -> rank (1 = top) in the order the reader shows by default: by relevance,
+    equal values by the fine score, then the announcement; unscored papers last."""
+    entries = make_entries(papers)
+    by_id = {e.id: e for e in entries}
+    for s in scores:
+        e = by_id.get(s.paper_id)
+        if e is not None and s.status in ("scored", "cached") and s.relevance is not None:
+            e.set_score(s.relevance, s.novelty, s.reason, s.status, s.error, s.fine)
+    return {e.id: i for i, e in enumerate(sort_entries(entries, "relevance"), 1)}
 
 
 def view(entries: Sequence[Entry], state: FilterState, key: str, reverse: bool) -> list[Entry]:
@@ -193,5 +274,3 @@ def score_band(relevance: int | None) -> str:
         return "mid"
     return "low"
 
-
-ANNOUNCE_SHORT = {"new": "new", "cross": "cross", "replace": "repl", "replace-cross": "repl-x"}

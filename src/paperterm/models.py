@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 import hashlib
-import re
 from dataclasses import dataclass, field
 from datetime import date
 
+from paperterm.arxiv_id import bare_id
+
+__all__ = ["ANNOUNCE_TYPES", "Day", "Paper", "Topic", "bare_id"]
+
 ANNOUNCE_TYPES = ("new", "cross", "replace", "replace-cross")
-
-
-def bare_id(text: str) -> str:
-    """An arXiv id without prefix or version: "arXiv:2602.20191v2" -> "2602.20191"
-    (old-style ids such as "solv-int/9901001v1" too)."""
-    text = re.sub(r"^arxiv:\s*", "", text.strip(), flags=re.I)
-    return re.sub(r"v\d+$", "", text)
 
 
 @dataclass(frozen=True)
@@ -65,6 +61,7 @@ class Topic:
     categories: tuple[str, ...] = ()
     source: str = "built-in"  # file it came from, "built-in" or "ad-hoc"
     adhoc: bool = False
+    follow: tuple[str, ...] = ()  # followed authors (not criteria: not in the fingerprint)
 
     @property
     def criteria_text(self) -> str:
@@ -93,6 +90,11 @@ class Day:
     source: str = "rss"  # rss | cache | sample | feed | query | api
     approximate: bool = False
     notices: list[str] = field(default_factory=list)
+    # the `--date`/`--query` asked for could not be loaded: what is shown instead, and why
+    instead: str = ""
+    # today's feed held no announcement (weekend, holiday): why; an older day is shown
+    no_announcement: str = ""
+    paper_days: dict[str, str] = field(default_factory=dict)  # id -> day, in multi-day views
 
     @property
     def flags(self) -> list[str]:

@@ -1,4 +1,4 @@
-"""A small tolerant .bib scanner (with line numbers) and lock + atomic write helpers.
+"""A small tolerant .bib scanner (with line numbers) and the lock for writing one.
 
 Only what merging needs: the span, type, key and fields of each block. Text between
 blocks is free text (BibTeX treats it as a comment); nothing is ever re-serialised.
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import hashlib
 import os
 import re
 from collections.abc import Iterator
@@ -187,14 +188,32 @@ def field_text(raw: str) -> str:
     return raw.replace("{", "").replace("}", "").strip()
 
 
+def lock_file(path: Path) -> Path:
+    """Where the lock for writing `path` lives: in paperterm's data dir, never beside the
+    user's file (a `.lock` there would be left behind in their folder)."""
+    from paperterm import paths
+
+    digest = hashlib.sha256(os.fsencode(path)).hexdigest()[:16]
+    return paths.data_dir() / "locks" / f"{path.name[:40]}-{digest}.lock"
+
+
 @contextlib.contextmanager
 def locked(path: Path) -> Iterator[None]:
-    """Hold an exclusive advisory lock on the sidecar `<path>.lock` (no-op without fcntl)."""
+    """Hold an exclusive advisory lock for writing `path` (see `lock_file`); when the data
+    dir cannot hold it, lock the file itself. No-op without fcntl."""
     if fcntl is None:  # pragma: no cover
         yield
         return
-    lock_path = path.with_name(path.name + ".lock")
-    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o666)
+    lock_path = lock_file(path)
+    try:
+        lock_path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        except OSError:
+            yield  # neither: nothing to lock (the write reports its own error)
+            return
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield

@@ -29,13 +29,16 @@ class Built:
 
 
 def _verbatim(value: str) -> str:
-    """doi/url/eprint go in unescaped; only drop what would break the braces or the field."""
-    return re.sub(r"[{}\s\x00-\x1f\x7f-\x9f]", "", value)
+    """doi/url/eprint go in unescaped; only drop what would break the braces or the field:
+    braces, spaces, controls and backslashes (a value ending in a lone backslash escapes
+    the closing brace for bibtexparser and biblatex; none is valid in an id or a DOI)."""
+    return re.sub(r"[{}\\\s\x00-\x1f\x7f-\x9f]", "", value)
 
 
 def build_entry(paper: Paper, key: str, *, unicode: bool = False,
-                prefer_journal: bool = False) -> Built:
-    """Render `paper` as an entry with citation key `key`, collecting warnings."""
+                prefer_journal: bool = False, extra: dict[str, str] | None = None) -> Built:
+    """Render `paper` as an entry with citation key `key`, collecting warnings. `extra`
+    adds text fields (the user's `note`, `keywords`), whitespace collapsed to one line."""
     warnings: list[str] = []
 
     def note_lost(what: str, lost: list[str]) -> None:
@@ -89,6 +92,10 @@ def build_entry(paper: Paper, key: str, *, unicode: bool = False,
     if doi:
         fields.append(("doi", "{" + doi + "}"))
     fields.append(("url", "{https://arxiv.org/abs/" + eprint + "}"))
+    for name, value in (extra or {}).items():
+        rendered = render(" ".join(value.split()), unicode=unicode)
+        note_lost(name, rendered.lost)
+        fields.append((name, "{" + rendered.text + "}"))
     width = max(len(name) for name, _ in fields)
     body = ",\n".join(f"  {name.ljust(width)} = {value}" for name, value in fields)
     kind = "article" if is_article else "misc"

@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
-import os
-import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from paperterm.atomic import atomic_write
+from paperterm.arxiv_id import bare_id, parse_arxiv_id
+from paperterm.atomic import (
+    TargetError,
+    atomic_write,
+    read_regular,
+    remove_stale_temps,
+    writable_target,
+)
 from paperterm.bibtex.bibfile import Block, field_text, locked, parse_bib
 from paperterm.bibtex.entry import bare_doi, build_entry
 from paperterm.bibtex.errors import BibError
 from paperterm.bibtex.keys import DEFAULT_PATTERN, check_pattern, citation_key, unique_key
-from paperterm.models import Paper, bare_id
+from paperterm.bibtex.update import updated_entry
+from paperterm.models import Paper
 
 _NOT_ENTRIES = {"string", "comment", "preamble"}
-_ARXIV_URL = re.compile(r"arxiv\.org/(?:abs|pdf)/([^\s?#]+?)(?:v\d+)?(?:\.pdf)?/?$", re.I)
 
 
 @dataclass
@@ -53,9 +58,9 @@ class _Index:
             ids = []
             if "eprint" in b.fields:
                 ids.append(_norm_id(field_text(b.fields["eprint"])))
-            m = _ARXIV_URL.search(field_text(b.fields.get("url", "")))
-            if m:
-                ids.append(_norm_id(m.group(1)))
+            from_url = parse_arxiv_id(field_text(b.fields.get("url", "")))
+            if from_url:
+                ids.append(_norm_id(from_url.id))
             for i in ids:
                 self.by_id.setdefault(i, b)
             doi = _norm_doi(field_text(b.fields.get("doi", "")))
@@ -68,7 +73,8 @@ class _Index:
 
 
 def _merge(text: str, papers: Sequence[Paper], opts: dict[str, bool], pattern: str,
-           update: bool, result: ExportResult, name: str) -> str:
+           update: bool, result: ExportResult, name: str,
+           extra: Mapping[str, dict[str, str]] | None = None) -> str:
     """Return the new file text; fill `result`. Existing bytes are never re-serialised."""
     index = _Index(parse_bib(text, name))
     nl = "\r\n" if "\r\n" in text else "\n"  # keep the file's line endings
@@ -85,18 +91,18 @@ def _merge(text: str, papers: Sequence[Paper], opts: dict[str, bool], pattern: s
         block = index.find(paper)
         if block is not None:
             key = block.key
-            built = build_entry(paper, key, **opts)
-            entry = built.text.rstrip("\n").replace("\n", nl)
+            built = build_entry(paper, key, **opts, extra=(extra or {}).get(paper.id))
+            entry, kept = updated_entry(block, built.text, nl) if update else ("", [])
             if update and block.start not in replaced and text[block.start : block.end] != entry:
                 replaced[block.start] = (block, entry)
                 result.updated.append((paper.id, key))
-                result.warnings += built.warnings
+                result.warnings += built.warnings + kept
             else:
                 result.skipped.append((paper.id, key))
         else:
             key = unique_key(citation_key(paper, pattern), index.keys)
             index.keys.add(key.lower())
-            built = build_entry(paper, key, **opts)
+            built = build_entry(paper, key, **opts, extra=(extra or {}).get(paper.id))
             new.append(built.text.replace("\n", nl))
             result.added.append((paper.id, key))
             result.warnings += built.warnings
@@ -120,34 +126,41 @@ def _merge(text: str, papers: Sequence[Paper], opts: dict[str, bool], pattern: s
 
 def export_papers(papers: Sequence[Paper], target: Path | str, *, unicode: bool = False,
                   prefer_journal: bool = False, key_pattern: str = DEFAULT_PATTERN,
-                  update: bool = False) -> ExportResult:
+                  update: bool = False,
+                  extra: Mapping[str, dict[str, str]] | None = None) -> ExportResult:
     """Merge `papers` into the .bib file `target` (created if missing) or render for "-".
 
     Papers already in the file (same arXiv id, any version, or same DOI) are skipped, or
-    replaced in place when `update`. Raises BibError for an unparsable or unwritable file,
-    which is then left untouched; KeyPatternError (a BibError) for a bad `key_pattern`.
+    replaced in place when `update`. Raises BibError for an unparsable, read-only or
+    unwritable file, which is then left untouched, and for a target that is not a regular
+    file (a directory, FIFO or device is never opened for writing); a symlink is written
+    through; KeyPatternError (a BibError) for a bad `key_pattern`.
     """
     check_pattern(key_pattern)
     opts = {"unicode": unicode, "prefer_journal": prefer_journal}
     if str(target) == "-":
         result = ExportResult(path=None)
-        _merge("", papers, opts, key_pattern, False, result, "<stdout>")
+        _merge("", papers, opts, key_pattern, False, result, "<stdout>", extra)
         return result
-    path = Path(os.path.realpath(Path(target).expanduser()))
+    try:
+        path = writable_target(target)
+    except TargetError as exc:
+        raise BibError(str(exc)) from None
     result = ExportResult(path=path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with locked(path):
-            try:
-                raw = path.read_bytes()
-            except FileNotFoundError:
-                raw = b""
+            raw = read_regular(path) or b""
             text = raw.decode("utf-8", errors="surrogateescape")
-            out = _merge(text, papers, opts, key_pattern, update, result, str(path))
+            out = _merge(text, papers, opts, key_pattern, update, result, str(path), extra)
             if out != text:
                 if unicode and not _is_utf8(raw) and not out.isascii():
                     result.warnings.append(f"{path}: is not UTF-8; the new entries are UTF-8")
                 atomic_write(path, out.encode("utf-8", errors="surrogateescape"))
+            else:
+                remove_stale_temps(path)
+    except TargetError as exc:
+        raise BibError(str(exc)) from None
     except OSError as exc:
         raise BibError(f"{exc.filename or path}: {exc.strerror or exc}") from None
     return result

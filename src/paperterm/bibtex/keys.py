@@ -7,6 +7,7 @@ from collections.abc import Callable, Collection
 from itertools import count, product
 from string import ascii_lowercase
 
+from paperterm.arxiv_id import id_year_month
 from paperterm.bibtex.errors import KeyPatternError
 from paperterm.bibtex.latex import plain_words
 from paperterm.bibtex.names import parse
@@ -25,11 +26,9 @@ _LITERAL_OK = re.compile(r"[A-Za-z0-9_:.+/-]*")
 
 def arxiv_date(paper: Paper) -> tuple[int | None, int | None]:
     """(year, month) from the arXiv id (YYMM), else from `published`, else (None, None)."""
-    new = re.fullmatch(r"(\d{2})(\d{2})\.\d{4,5}", paper.id)  # since 0704: 20YY
-    m = new or re.fullmatch(r"[a-z\-]+(?:\.[A-Z]{2})?/(\d{2})(\d{2})\d{3}", paper.id)
-    if m and 1 <= int(m.group(2)) <= 12:
-        yy = int(m.group(1))
-        return (2000 + yy if new or yy < 91 else 1900 + yy), int(m.group(2))
+    encoded = id_year_month(paper.id)
+    if encoded:
+        return encoded
     if paper.published:
         m = re.match(r"(\d{4})-(\d{2})", paper.published)
         if m:

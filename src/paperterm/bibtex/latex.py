@@ -26,6 +26,7 @@ from paperterm.bibtex.tables import (
     fold_ascii,
     math_command,
 )
+from paperterm.bibtex.texsafe import is_unsafe_command
 
 # --- TeX accents -> Unicode -----------------------------------------------------------------
 
@@ -242,8 +243,14 @@ class _Renderer:
                     tok = "\\lbrace " if tok == "\\{" else "\\rbrace "
                 elif tok == "\\\\":
                     tok = " "
+                elif tok[1:].isalpha() and is_unsafe_command(tok[1:]):  # as text (texsafe)
+                    tok = "\\backslash{}\\mathrm{" + tok[1:] + "}"
                 out.append(tok)
                 i = m.end()
+                continue
+            if ch == "^" and src[i + 1 : i + 2] == "^" and i + 1 < e - 1:
+                out.append("^{}{}")  # never "^^": TeX would read ^^5c as a backslash
+                i += 1
                 continue
             if ch in "{}" and i not in self.scan.paired:
                 out.append("\\lbrace " if ch == "{" else "\\rbrace ")
@@ -320,6 +327,9 @@ class _Renderer:
             return m.end()
         if tok == "\\\\":
             out.append(" ")
+            return m.end()
+        if tok[1:].isalpha() and is_unsafe_command(tok[1:]):  # as text (texsafe)
+            out.append("\\textbackslash{}" + tok[1:])
             return m.end()
         out.append(tok)
         j = m.end()

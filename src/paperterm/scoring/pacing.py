@@ -1,16 +1,12 @@
-"""Request pacing: requests-per-minute spacing, Retry-After, exponential backoff with jitter."""
+"""Request pacing: requests-per-minute spacing, and holding everyone back on a 429.
+
+How long to wait (backoff, Retry-After) is decided in `policy`; this only waits.
+"""
 
 from __future__ import annotations
 
 import asyncio
-import email.utils
-import random
 import time
-from typing import Any
-
-BACKOFF_BASE = 0.5  # seconds before the first retry
-BACKOFF_CAP = 20.0
-MAX_RETRY_AFTER = 90.0  # a server asking for longer than this is treated as a failure
 
 
 class Pacer:
@@ -40,53 +36,3 @@ class Pacer:
                     continue  # a Retry-After arrived while we waited
             return
 
-
-def backoff_delay(attempt: int, base: float = BACKOFF_BASE, cap: float = BACKOFF_CAP) -> float:
-    """Exponential backoff with jitter for retry number `attempt` (0-based): half fixed,
-    half random, so concurrent retries spread out."""
-    ceiling = min(cap, base * (2**attempt))
-    return ceiling / 2 + random.uniform(0, ceiling / 2)
-
-
-def _header(headers: Any, name: str) -> str | None:
-    if headers is None:
-        return None
-    try:
-        value = headers.get(name)
-    except Exception:
-        return None
-    return str(value) if value is not None else None
-
-
-def _response_headers(exc: BaseException) -> list[Any]:
-    found = []
-    headers = getattr(exc, "litellm_response_headers", None)
-    if headers is not None:
-        found.append(headers)
-    response = getattr(exc, "response", None)
-    if response is not None:
-        found.append(getattr(response, "headers", None))
-    found.append(getattr(exc, "headers", None))
-    return [h for h in found if h is not None]
-
-
-def retry_after_seconds(exc: BaseException) -> float | None:
-    """What the server's Retry-After (or retry-after-ms) header asks for, in seconds."""
-    for headers in _response_headers(exc):
-        ms = _header(headers, "retry-after-ms")
-        if ms is not None:
-            try:
-                return max(0.0, float(ms) / 1000.0)
-            except ValueError:
-                pass
-        value = _header(headers, "retry-after")
-        if value is None:
-            continue
-        try:
-            return max(0.0, float(value))
-        except ValueError:
-            pass
-        parsed = email.utils.parsedate_tz(value)
-        if parsed is not None:
-            return max(0.0, email.utils.mktime_tz(parsed) - time.time())
-    return None

@@ -17,13 +17,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-MAX_REASON = 300
+from paperterm.arxiv_id import bare_id
+from paperterm.hygiene import clean_line
 
-_ID_PREFIX = re.compile(r"^(?:https?://arxiv\.org/(?:abs|pdf)/|arxiv:)", re.IGNORECASE)
-_VERSION = re.compile(r"v\d+$")
+MAX_REASON = 300
+MAX_REPLY_CHARS = 2_000_000  # a longer reply is refused unread (no batch needs 2 MB)
+
 _NUMBER = re.compile(r"^\s*([+-]?\d+(?:\.\d+)?)\s*(?:/\s*10(?:\.0+)?)?\s*$")
+_THINK_END = re.compile(r"</think\s*>", re.IGNORECASE)
+_THINK_START = re.compile(r"<think\s*>", re.IGNORECASE)
 _FENCE = re.compile(r"```[A-Za-z0-9_-]*\s*\n?(.*?)```", re.DOTALL)
-_SPACE = re.compile(r"\s+")
 
 
 @dataclass
@@ -39,6 +42,7 @@ class ParsedReply:
     unknown_ids: int = 0  # entries whose id is not in the batch
     rejected: dict[str, str] = field(default_factory=dict)  # batch id -> why (if never valid)
     error: str | None = None  # set when nothing usable was found at all
+    broken: bool = False  # the reply cannot be read at all (too large, nested too deeply)
 
 
 def normalize_id(value: Any) -> str | None:
@@ -46,12 +50,13 @@ def normalize_id(value: Any) -> str | None:
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, (int, float)):
-        value = str(value)
+        try:
+            value = str(value)
+        except ValueError:  # an integer too long to print
+            return None
     if not isinstance(value, str):
         return None
-    text = _ID_PREFIX.sub("", value.strip()).strip().rstrip("/")
-    text = _VERSION.sub("", text)
-    return text or None
+    return bare_id(value) or None
 
 
 def coerce_score(value: Any) -> int | None:
@@ -59,7 +64,10 @@ def coerce_score(value: Any) -> int | None:
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, (int, float)):
-        number = float(value)
+        try:
+            number = float(value)
+        except OverflowError:  # a 5,000-digit integer
+            return None
     elif isinstance(value, str):
         m = _NUMBER.match(value)
         if not m:
@@ -88,6 +96,8 @@ def _objects_in(text: str) -> list[Any]:
         j = min(starts)
         try:
             value, end = decoder.raw_decode(text, j)
+        except RecursionError:  # nested deeper than Python recurses: not a usable reply
+            raise ValueError("the reply's JSON is nested too deeply") from None
         except ValueError:
             i = j + 1
             continue
@@ -133,11 +143,23 @@ def extract_entries(text: str) -> tuple[list[dict[str, Any]], bool]:
     return [], found
 
 
+def answer_part(text: str) -> str:
+    """The answer without the model's reasoning: what follows the last `</think>` (a
+    reasoning template puts the opening tag in the prompt, so the reply may hold only the
+    closing one; the draft before it is never the answer), and nothing of a `<think>`
+    that was never closed."""
+    ends = list(_THINK_END.finditer(text))
+    if ends:
+        text = text[ends[-1].end():]
+    start = _THINK_START.search(text)
+    if start:
+        text = text[: start.start()]
+    return text
+
+
 def _clean_reason(value: Any) -> str:
-    if value is None:
-        return ""
-    text = value if isinstance(value, str) else str(value)
-    text = _SPACE.sub(" ", text).strip()
+    """Model text on one clean line (no escapes or controls), at most MAX_REASON long."""
+    text = clean_line(value)
     return text if len(text) <= MAX_REASON else text[: MAX_REASON - 1] + "…"
 
 
@@ -145,7 +167,16 @@ def parse_reply(text: str | None, batch_ids: Iterable[str]) -> ParsedReply:
     """Validated scores for the ids of one batch, from the model's reply text."""
     wanted = {normalize_id(i) or i: i for i in batch_ids}
     out = ParsedReply()
-    entries, found = extract_entries(text or "")
+    if text and len(text) > MAX_REPLY_CHARS:
+        out.error = f"the reply was too large ({len(text) / 1e6:.1f} MB)"
+        out.broken = True
+        return out
+    text = answer_part(text or "")
+    try:
+        entries, found = extract_entries(text)
+    except ValueError as exc:
+        out.error, out.broken = str(exc), True
+        return out
     if not entries:
         if not found:
             out.error = "the reply contained no JSON scores" if text else "the reply was empty"
@@ -162,10 +193,11 @@ def parse_reply(text: str | None, batch_ids: Iterable[str]) -> ParsedReply:
         raw_novelty = entry.get("novelty")
         novelty = coerce_score(raw_novelty)
         if relevance is None:
-            out.rejected.setdefault(pid, f"invalid relevance {entry.get('relevance')!r}")
+            why = f"invalid relevance {entry.get('relevance')!r}"
+            out.rejected.setdefault(pid, clean_line(why))
             continue
         if raw_novelty is not None and novelty is None:
-            out.rejected.setdefault(pid, f"invalid novelty {raw_novelty!r}")
+            out.rejected.setdefault(pid, clean_line(f"invalid novelty {raw_novelty!r}"))
             continue
         out.scores[pid] = ParsedScore(relevance, novelty, _clean_reason(entry.get("reason")))
         out.rejected.pop(pid, None)

@@ -3,55 +3,34 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field, fields
-from typing import Any, Literal
+from dataclasses import dataclass, field
+from typing import Literal
 
-from paperterm.config import Config
+from paperterm.scoring.halt import Halt
+from paperterm.settings import ScoringSettings
 
-Status = Literal["scored", "cached", "unscored", "queued"]
+__all__ = ["Halt", "RunSummary", "Score", "ScoringSettings", "Status", "has_score",
+           "status_counts"]
+
+# "prefiltered": not sent to the model (`--prefilter`), its local score kept
+Status = Literal["scored", "cached", "unscored", "queued", "prefiltered"]
 
 
 def has_score(score: Score | None) -> bool:
-    """A judgement to show and rank by: scored now or earlier, with a relevance."""
-    return score is not None and score.status in ("scored", "cached") and (
+    """A judgement to show and rank by: scored now or earlier (or locally, when the
+    prefilter did not send it), with a relevance."""
+    return score is not None and score.status in ("scored", "cached", "prefiltered") and (
         score.relevance is not None)
 
 
 def status_counts(scores: Iterable[Score | None]) -> dict[str, int]:
-    """How many are scored / cached / unscored (a missing or empty score is unscored)."""
+    """How many are scored / cached / unscored (a missing or empty score is unscored), and
+    "prefiltered" when the prefilter kept any from the model."""
     counts = {"scored": 0, "cached": 0, "unscored": 0}
     for score in scores:
-        counts[score.status if score is not None and has_score(score) else "unscored"] += 1
+        key = score.status if score is not None and has_score(score) else "unscored"
+        counts[key] = counts.get(key, 0) + 1
     return counts
-
-
-@dataclass
-class ScoringSettings:
-    """Every scoring knob: a config key and a CLI flag of the same name."""
-
-    # the defaults are the config file's: one place says what a default run does
-    model: str = Config.model
-    api_base: str = Config.api_base
-    scorer: str = Config.scorer  # auto | llm | local
-    batch_size: int = Config.batch_size
-    concurrency: int = Config.concurrency
-    rpm: float = Config.rpm
-    timeout: float = Config.timeout
-    budget: float = Config.budget  # dollars; 0 = no budget
-    include_authors: bool = Config.include_authors
-
-    @classmethod
-    def from_config(cls, config: Config, **overrides: Any) -> ScoringSettings:
-        values = {f.name: getattr(config, f.name) for f in fields(cls)}
-        values.update({k: v for k, v in overrides.items() if v is not None})
-        return cls(**values)
-
-    @property
-    def use_llm(self) -> bool:
-        """True when an LLM will be asked (scorer llm, or auto with a model set)."""
-        if self.scorer == "local":
-            return False
-        return bool(self.model)
 
 
 @dataclass
@@ -65,6 +44,7 @@ class Score:
     reason: str
     status: Status
     error: str | None = None
+    fine: float | None = None  # the local scorer's score behind `relevance`: ranks its ties
 
 
 @dataclass
@@ -87,6 +67,11 @@ class RunSummary:
     earlier_cost: float | None = 0.0
     stopped: str | None = None  # why the run stopped early (budget, auth, ...)
     notices: list[str] = field(default_factory=list)
+    halted: Halt | None = None  # why it stopped, for code to act on (`stopped` is the text)
+    # --prefilter: papers not sent, and what sending them would have cost (an estimate)
+    prefiltered: int = 0
+    saved_tokens: int = 0
+    saved_cost: float | None = None
 
     @property
     def total_tokens(self) -> int:

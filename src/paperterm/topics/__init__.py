@@ -12,7 +12,7 @@ from paperterm import paths
 from paperterm.config import Config, ConfigError, read_toml
 from paperterm.models import Topic
 
-_TOPIC_KEYS = {"name", "description", "keywords", "exclude", "categories"}
+_TOPIC_KEYS = {"name", "description", "keywords", "exclude", "categories", "follow"}
 
 
 def _topic_from_table(name: str, table: dict[str, Any], source: str) -> Topic:
@@ -28,7 +28,7 @@ def _topic_from_table(name: str, table: dict[str, Any], source: str) -> Topic:
             f"{source}: topic '{name}': key 'description' expected a non-empty string"
         )
     lists: dict[str, tuple[str, ...]] = {}
-    for key in ("keywords", "exclude", "categories"):
+    for key in ("keywords", "exclude", "categories", "follow"):
         value = table.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise ConfigError(f"{source}: topic '{name}': key '{key}' expected a list of strings")
@@ -40,6 +40,7 @@ def _topic_from_table(name: str, table: dict[str, Any], source: str) -> Topic:
         exclude=lists["exclude"],
         categories=lists["categories"],
         source=source,
+        follow=lists["follow"],
     )
 
 

@@ -25,7 +25,7 @@ class PapertermCommands(Provider):
         return out
 
     async def _run(self, action: str) -> None:
-        await self.app.run_action(action)
+        await self.screen.run_action(action)  # the screen the palette was opened on
 
     async def discover(self) -> Hits:
         for name, action, keys in self._commands():

@@ -1,4 +1,5 @@
-"""`f`: the filter panel (minimum relevance, categories, announce types, unseen, starred)."""
+"""`f`: the filter panel (minimum relevance, categories, announce types, unseen, starred,
+with code)."""
 
 from __future__ import annotations
 
@@ -50,6 +51,7 @@ class FilterScreen(ModalScreen[FilterState | None]):
             with Horizontal(classes="filter-row"):
                 yield Checkbox("Unseen only", s.unseen_only, id="unseen")
                 yield Checkbox("Starred only", s.starred_only, id="starred")
+                yield Checkbox("With code only", s.code_only, id="code")
             with Horizontal(classes="filter-row"):
                 yield Button("Apply", variant="primary", id="apply")
                 yield Button("Clear all", id="clear")
@@ -73,6 +75,7 @@ class FilterScreen(ModalScreen[FilterState | None]):
             announce_types=frozenset(self.query_one("#types", SelectionList).selected),
             unseen_only=self.query_one("#unseen", Checkbox).value,
             starred_only=self.query_one("#starred", Checkbox).value,
+            code_only=self.query_one("#code", Checkbox).value,
         )
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -87,7 +90,9 @@ class FilterScreen(ModalScreen[FilterState | None]):
             self.action_cancel()
 
     def action_apply(self) -> None:
-        self.dismiss(self.collect())
+        if self.is_active:  # a key queued behind the one that closed the panel
+            self.dismiss(self.collect())
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        if self.is_active:
+            self.dismiss(None)

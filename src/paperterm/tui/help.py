@@ -28,7 +28,7 @@ def help_table(keymap: dict[str, str]) -> Table:
 
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [  # noqa: RUF012
-        Binding("escape,q,question_mark", "dismiss", "Close", id="help_close"),
+        Binding("escape,question_mark", "dismiss", "Close", id="help_close"),
     ]
 
     def __init__(self, keymap: dict[str, str]) -> None:
@@ -50,4 +50,5 @@ class HelpScreen(ModalScreen[None]):
             )
 
     async def action_dismiss(self, result: None = None) -> None:
-        self.dismiss(result)
+        if self.is_active:  # a second close key queued behind the first closes nothing
+            self.dismiss(result)

@@ -4,6 +4,8 @@ keys: "a,b"), e.g. `star = "*"`, `quit = "ctrl+q"`."""
 
 from __future__ import annotations
 
+import string
+import unicodedata
 from dataclasses import dataclass
 
 from textual.binding import Binding
@@ -13,7 +15,8 @@ from textual.binding import Binding
 class KeySpec:
     id: str  # the name used in [keys]
     keys: str  # default keys, Textual key names, comma separated
-    action: str  # app action (list actions are prefixed "list.")
+    action: str  # a day screen action, "app.<name>" for app-wide ones; for list keys,
+    # the list's own action
     description: str  # footer / help
     help: str  # the longer line on the help screen and in the command palette
     show: bool = False  # in the footer
@@ -32,25 +35,65 @@ LIST_KEYS: tuple[KeySpec, ...] = (
 APP_KEYS: tuple[KeySpec, ...] = (
     KeySpec("expand", "enter,space", "toggle_abstract", "More", "Expand / collapse the abstract",
             show=True),
+    KeySpec("keep_expanded", "E", "keep_expanded", "Keep expanded",
+            "Keep abstracts and author lists expanded on every paper (again: collapse)"),
+    KeySpec("preview_down", "J", "preview_down", "Preview down",
+            "Page the preview down (the list keeps the focus)"),
+    KeySpec("preview_up", "K", "preview_up", "Preview up", "Page the preview up"),
     KeySpec("sort", "s", "cycle_sort", "Sort", "Cycle the sort key", show=True),
     KeySpec("reverse", "S", "reverse_sort", "Reverse", "Reverse the sort order"),
     KeySpec("search", "slash", "start_search", "Search",
             "Filter by text in title, authors and abstract (esc clears)", show=True),
     KeySpec("filters", "f", "open_filters", "Filters",
             "Filter panel: relevance, categories, types, unseen, starred", show=True),
-    KeySpec("star", "asterisk", "toggle_star", "Star", "Star / unstar the paper", show=True),
-    KeySpec("mark", "x", "toggle_mark", "Mark", "Mark / unmark for a batch action", show=True),
+    KeySpec("star", "asterisk", "toggle_star", "Star",
+            "Star / unstar the paper (starring marks it seen)", show=True),
+    KeySpec("not_interested", "d", "not_interested", "Not interested",
+            "Not interested: the local ranking learns to put papers like this lower (again: undo)"),
+    KeySpec("mark", "x", "toggle_mark", "Mark",
+            "Mark / unmark for a batch action, then go to the next paper", show=True),
     KeySpec("clear_marks", "X", "clear_marks", "Clear marks", "Clear all marks"),
+    KeySpec("next_unseen", "u", "next_unseen", "Next unseen", "Jump to the next unseen paper"),
+    KeySpec("prev_unseen", "U", "prev_unseen", "Prev unseen",
+            "Jump to the previous unseen paper"),
+    KeySpec("seen_above", "A", "seen_above", "Seen above",
+            "Mark every paper above the cursor seen"),
     KeySpec("save", "b", "save_bib", "Save .bib",
             "Save the marked papers (or this one) to the .bib file", show=True),
     KeySpec("open", "o", "open_abs", "Open", "Open the abstract page in the browser", show=True),
     KeySpec("pdf", "p", "open_pdf", "PDF", "Open the PDF in the browser"),
+    KeySpec("export", "e", "export_as", "Export",
+            "Export the marked papers (or this one) as RIS, CSL-JSON, CSV or Markdown notes"),
+    KeySpec("zotero", "Z", "send_zotero", "Zotero",
+            "Send the marked papers (or this one) to Zotero, desktop or web ([zotero])"),
     KeySpec("copy", "c", "copy_bibtex", "Copy", "Copy the BibTeX entry to the clipboard"),
     KeySpec("rescore", "r", "rescore", "Score", "(Re)score the shown papers"),
+    KeySpec("force_rescore", "ctrl+r", "force_rescore", "Rescore",
+            "Ask the model again for the shown papers, ignoring cached scores (costs tokens)"),
     KeySpec("topic", "t", "pick_topic", "Topic", "Switch topic", show=True),
-    KeySpec("theme", "T", "cycle_theme", "Theme", "Next colour theme"),
-    KeySpec("help", "question_mark", "show_help", "Help", "All keys", show=True),
-    KeySpec("quit", "q", "quit", "Quit", "Quit paperterm", show=True),
+    KeySpec("library", "F", "library_search", "Library",
+            "Search every cached paper, any day (title, abstract, authors, notes, tags)"),
+    KeySpec("starred_view", "L", "starred_view", "Starred",
+            "The reading list: starred papers of every day"),
+    KeySpec("similar", "m", "similar", "Similar", "Cached papers similar to this one"),
+    KeySpec("note", "n", "edit_note", "Note", "Write a note and tags on this paper"),
+    KeySpec("follow", "at", "follow_author", "Follow",
+            "Follow (or unfollow) an author of this paper: @ mark, boost, always sent to "
+            "the model"),
+    KeySpec("previous_day", "left_square_bracket", "previous_day", "Prev day",
+            "The previous announcement day (weekends and holidays skipped)"),
+    KeySpec("next_day", "right_square_bracket", "next_day", "Next day",
+            "The next announcement day (weekends and holidays skipped)"),
+    KeySpec("jump_day", "D", "jump_day", "Go to date", "Open the announcement of a date"),
+    KeySpec("this_week", "W", "this_week", "This week",
+            "Every paper announced this week, with a day column"),
+    KeySpec("summarize", "a", "summarize", "Summary",
+            "A 3-5 sentence summary of this paper (needs a model; cached)"),
+    KeySpec("theme", "T", "app.cycle_theme", "Theme", "Next colour theme"),
+    KeySpec("refresh", "R", "app.refresh_day", "Refresh",
+            "Fetch today's announcement from arXiv again"),
+    KeySpec("help", "question_mark", "app.show_help", "Help", "All keys", show=True),
+    KeySpec("quit", "q", "app.quit", "Quit", "Quit paperterm", show=True),
 )
 
 # Bindings Textual provides, listed on the help screen.
@@ -94,9 +137,46 @@ def check_keymap(keys: dict[str, str]) -> tuple[dict[str, str], list[str]]:
             )
         elif not key.strip():
             problems.append(f"[keys] '{action}': empty key")
+        elif bad := [k for k in key.split(",") if not is_key_name(k.strip())]:
+            problems.append(
+                f"[keys] '{action}': {', '.join(repr(k.strip()) for k in bad)} is not a key "
+                "name (e.g. \"s\", \"ctrl+q\", \"f5\", \"pageup\", \"space\"); the default "
+                "key is kept"
+            )
         else:
             good[action] = key.strip()
     return good, problems
+
+
+_MODIFIERS = ("ctrl", "shift", "alt", "meta", "super", "hyper")
+
+
+def is_key_name(key: str) -> bool:
+    """A key Textual can bind: one printable character, or a key name ("f5", "pageup",
+    "asterisk"), after any modifiers ("ctrl+shift+")."""
+    from textual.keys import Keys, key_to_character
+
+    if len(key) == 1:
+        return key.isprintable()
+    *mods, base = key.split("+")
+    if not base or any(m not in _MODIFIERS for m in mods):
+        return False
+    if len(base) == 1:
+        return base.isprintable()
+    names = {k.value.rsplit("+", 1)[-1] for k in Keys}
+    return base in names or key_to_character(base) is not None or base in _PUNCTUATION_NAMES
+
+
+def _punctuation_name(char: str) -> str:
+    """The name Textual gives a printable punctuation key ("/" is "slash", "@" is "at"):
+    its Unicode name, with Textual's shorter names where it has them."""
+    from textual.keys import KEY_NAME_REPLACEMENTS
+
+    name = unicodedata.name(char).lower().replace("-", "_").replace(" ", "_")
+    return KEY_NAME_REPLACEMENTS.get(name, name)
+
+
+_PUNCTUATION_NAMES = frozenset(_punctuation_name(c) for c in string.punctuation)
 
 
 def _split(keys: str) -> list[str]:

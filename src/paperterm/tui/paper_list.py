@@ -9,7 +9,6 @@ re-sort or a filter is a Python sort plus a repaint of ~40 lines.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.cells import cell_len, set_cell_size
@@ -23,71 +22,20 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
 
-from paperterm.listing import ANNOUNCE_SHORT, Entry, score_band
+from paperterm.listing import PROVISIONAL, Entry, score_band, sort_arrow
+from paperterm.tui.columns import (
+    GAP,
+    TYPE_SHORT,
+    Column,
+    Shape,
+    category_label,
+    column_at,
+    fit,
+    layout,
+    shape_of,
+)
 from paperterm.tui.keys import LIST_KEYS, bindings
 from paperterm.tui.text import one_line, tex
-
-
-@dataclass(frozen=True)
-class Column:
-    key: str
-    label: str
-    width: int | None  # None: takes the remaining width
-    sort: str | None  # sort key a header click selects
-    right: bool = False
-
-
-COLUMNS: tuple[Column, ...] = (
-    Column("rel", "Rel", 4, "relevance", right=True),
-    Column("nov", "Nov", 4, "novelty", right=True),
-    Column("title", "Title", None, "title"),
-    Column("author", "First author", 24, None),
-    Column("cat", "Category", 9, "category"),
-    Column("type", "Type", 6, "order"),
-    Column("marks", "Marks", 5, None),
-)
-GAP = 1
-MIN_TITLE = 16
-WANT_TITLE = 28  # below this the author column narrows, then less useful columns go
-MIN_AUTHOR = 12
-DROP_ORDER = ("type", "author", "cat")  # what a narrow screen gives up first
-
-
-def layout(width: int) -> list[tuple[Column, int, int]]:
-    """(column, x, width) for a given total width; the title column stretches."""
-    active = list(COLUMNS)
-    for victim in (*DROP_ORDER, None):
-        fixed = sum(c.width or 0 for c in active if c.key != "author")
-        room = width - fixed - GAP * (len(active) + 1)
-        author = next((c for c in active if c.key == "author"), None)
-        author_w = 0 if author is None else max(MIN_AUTHOR, min(author.width or 0,
-                                                                room - WANT_TITLE))
-        title = room - author_w
-        if title >= WANT_TITLE or victim is None:
-            break
-        active = [c for c in active if c.key != victim]
-    title = max(MIN_TITLE, title)
-    out = []
-    x = GAP
-    for c in active:
-        w = title if c.width is None else author_w if c.key == "author" else c.width
-        out.append((c, x, w))
-        x += w + GAP
-    return out
-
-
-def column_at(width: int, x: int) -> Column | None:
-    for c, cx, w in layout(width):
-        if cx <= x < cx + w + GAP:
-            return c
-    return None
-
-
-def fit(text: str, width: int) -> str:
-    """Exactly `width` cells: padded, or cut with an ellipsis."""
-    if cell_len(text) > width:
-        return set_cell_size(text, width - 1) + "…"
-    return set_cell_size(text, width)
 
 
 def marks_text(e: Entry) -> str:
@@ -96,6 +44,7 @@ def marks_text(e: Entry) -> str:
         + (" " if e.seen else "•")
         + ("★" if e.starred else " ")
         + ("✓" if e.saved else " ")
+        + ("@" if e.followed else " ")
     )
 
 
@@ -135,9 +84,13 @@ class PaperTable(ScrollView, can_focus=True):
         self.entries: list[Entry] = []
         self._index: dict[str, int] = {}
         self.cursor = 0
+        self.moved_by_user = False  # the user moved the cursor since the last re-rank
         self._last_id: str | None = None
         self._display: dict[str, tuple[str, str]] = {}
         self._styles: dict[str, Style] | None = None
+        self.with_signals = False  # show the Signal column (the day has enrichment)
+        self.show_days = False  # the day column (a view of several days)
+        self.shape = Shape()
 
     # -- data ---------------------------------------------------------------------------
 
@@ -150,12 +103,17 @@ class PaperTable(ScrollView, can_focus=True):
     def index_of(self, paper_id: str) -> int | None:
         return self._index.get(paper_id)
 
-    def set_entries(self, entries: Sequence[Entry]) -> None:
-        """Show `entries` in this order. The cursor stays on the paper it was on, at the same
-        height on screen (or, if that paper is gone, at the same index)."""
-        keep = self.current.id if self.current is not None else None
+    def set_entries(self, entries: Sequence[Entry], *, to_top: bool = False) -> None:
+        """Show `entries` in this order. With `to_top` the cursor and the view go to the first
+        paper; otherwise the cursor stays on the paper it was on, at the same height on
+        screen (or, if that paper is gone, at the same index)."""
+        if to_top:
+            self.cursor = 0
+            self.scroll_to(y=0, animate=False, force=True, immediate=True)
+        keep = None if to_top else self.current.id if self.current is not None else None
         screen_row = self.cursor - int(self.scroll_y)
         self.entries = list(entries)
+        self.shape = shape_of(self.entries, self.with_signals, self.show_days)
         self._index = {e.paper.id: i for i, e in enumerate(self.entries)}
         n = len(self.entries)
         if keep is not None and keep in self._index:
@@ -172,7 +130,12 @@ class PaperTable(ScrollView, can_focus=True):
 
     def refresh_entries(self) -> None:
         """Entries changed in place (scores, marks): repaint the visible rows."""
+        self.shape = shape_of(self.entries, self.with_signals, self.show_days)
         self.refresh()
+
+    def columns(self) -> list[tuple[Column, int, int]]:
+        """The columns as drawn now: (column, x, width)."""
+        return layout(self.scrollable_content_region.width or self.size.width, self.shape)
 
     # -- cursor -------------------------------------------------------------------------
 
@@ -220,29 +183,36 @@ class PaperTable(ScrollView, can_focus=True):
             self.post_message(self.CursorMoved(self, current))
 
     def action_cursor_down(self) -> None:
+        self.moved_by_user = True
         self.move_to(self.cursor + 1)
 
     def action_cursor_up(self) -> None:
+        self.moved_by_user = True
         self.move_to(self.cursor - 1)
 
     def action_cursor_top(self) -> None:
+        self.moved_by_user = True
         self.move_to(0)
 
     def action_cursor_bottom(self) -> None:
+        self.moved_by_user = True
         self.move_to(len(self.entries) - 1)
 
     def _page(self) -> int:
         return max(1, (self.scrollable_content_region.height or 1) - 1)
 
     def action_page_down(self) -> None:
+        self.moved_by_user = True
         self.move_to(self.cursor + self._page())
 
     def action_page_up(self) -> None:
+        self.moved_by_user = True
         self.move_to(self.cursor - self._page())
 
     def on_click(self, event: events.Click) -> None:
         index = int(self.scroll_y) + event.y
         if 0 <= index < len(self.entries):
+            self.moved_by_user = True
             self.move_to(index)
 
     def on_resize(self, event: events.Resize) -> None:
@@ -274,7 +244,7 @@ class PaperTable(ScrollView, can_focus=True):
     def _cells(self, e: Entry) -> tuple[str, str]:
         shown = self._display.get(e.paper.id)
         if shown is None:
-            shown = (one_line(tex(e.paper.title)), one_line(e.paper.first_author))
+            shown = (one_line(tex(e.paper.title)), one_line(tex(e.paper.first_author)))
             self._display[e.paper.id] = shown
         return shown
 
@@ -292,9 +262,13 @@ class PaperTable(ScrollView, can_focus=True):
         if index == self.cursor:
             row = row + (st["cursor"] if self.has_focus else st["cursor-blurred"])
         title, author = self._cells(e)
+        # the focused cursor row keeps one text colour: chosen to read on its background
+        plain = index == self.cursor and self.has_focus
         segments: list[Segment] = [Segment(" " * GAP, row)]
-        for col, _x, w in layout(width):
+        for col, _x, w in layout(width, self.shape):
             text, style = self._cell(col.key, e, title, author, st)
+            if plain:
+                style = None
             if col.right:
                 text = text.rjust(w)
             segments.append(Segment(fit(text, w), row + style if style else row))
@@ -307,8 +281,12 @@ class PaperTable(ScrollView, can_focus=True):
     ) -> tuple[str, Style | None]:
         if key == "rel" or key == "nov":
             value = e.relevance if key == "rel" else e.novelty
+            if value is not None and e.status in PROVISIONAL:  # a local stand-in
+                return f"~{value}", st["dim"]
             if value is not None:
-                return str(value), st[score_band(value)]
+                return str(value), st["dim" if e.status == "prefilter" else score_band(value)]
+            if e.status == "unsent":
+                return "–", st["dim"]
             if e.status == "queued":
                 return "…", st["dim"]
             if e.status == "failed":
@@ -319,10 +297,14 @@ class PaperTable(ScrollView, can_focus=True):
         if key == "author":
             return author, st["dim"]
         if key == "cat":
-            return e.paper.primary_category, st["dim"]
+            return category_label(e.paper.primary_category), st["dim"]
+        if key == "day":
+            return e.day[5:], st["dim"]
         if key == "type":
             kind = e.paper.announce_type
-            return ANNOUNCE_SHORT.get(kind, kind), st["dim"]
+            return TYPE_SHORT.get(kind, kind), st["dim"]
+        if key == "sig":
+            return (e.signals.marker() if e.signals else ""), st["dim"]
         return marks_text(e), st["star"] if e.starred else None
 
 
@@ -354,18 +336,18 @@ class ColumnHeader(Widget):
     def render(self) -> Text:
         out = Text(no_wrap=True, overflow="crop")
         x = 0
-        for col, cx, w in layout(self._width()):
+        for col, cx, w in layout(self._width(), self.table.shape):
             out.append(" " * (cx - x))
-            label = col.label
+            label = col.label if cell_len(col.label) <= w or not col.short else col.short
             active = col.sort == self.sort_key
             if active:
-                label += "▲" if self.reverse else "▼"
+                label += sort_arrow(self.sort_key, self.reverse)
             label = set_cell_size(label.rjust(w) if col.right else label, w)
             out.append(label)
             x = cx + w
         return out
 
     def on_click(self, event: events.Click) -> None:
-        col = column_at(self._width(), event.x)
+        col = column_at(self._width(), event.x, self.table.shape)
         if col is not None and col.sort is not None:
             self.post_message(self.SortClicked(col.sort))

@@ -10,9 +10,13 @@ from textual.message import Message
 from textual.widgets import Static
 
 from paperterm.listing import Entry
+from paperterm.textsearch import Term, spans
 from paperterm.tui.text import clean, one_line, safe, tex
 
 COLLAPSED_LINES = 4
+SEARCH_MATCH = "reverse"  # words the text filter matched (readable in every theme)
+TOPIC_MATCH = "bold underline"  # the topic's keywords
+NOTE_LINES = 6  # lines of the user's note shown in the preview
 NO_MATCH = "No paper matches the filters. Press / or f to change them, esc clears the text filter."
 _measure_console = Console(width=80, file=None, color_system=None, legacy_windows=False)
 
@@ -22,6 +26,22 @@ def wrapped_lines(text: str, width: int) -> int:
     if width <= 0:
         return 0
     return len(Text(text).wrap(_measure_console, width))
+
+
+def annotations_text(e: Entry) -> Text:
+    """The user's tags and note on the paper (each line of the note kept), if any."""
+    out = Text()
+    if e.tags:
+        out.append("\ntags: ", style="bold")
+        out.append(" ".join(f"#{one_line(t)}" for t in e.tags))
+    lines = [one_line(line) for line in e.note.splitlines()]
+    for i, line in enumerate(lines[:NOTE_LINES]):
+        out.append("\nnote: " if i == 0 else "\n      ", style="bold" if i == 0 else "")
+        out.append(line)
+    if len(lines) > NOTE_LINES:
+        out.append(f"\n      … {len(lines) - NOTE_LINES} more line(s) (n shows the note)",
+                   style="dim")
+    return out
 
 
 class AbstractToggle(Static):
@@ -34,30 +54,80 @@ class AbstractToggle(Static):
         self.post_message(self.Pressed())
 
 
+def short_authors(authors: list[str], width: int) -> str:
+    """The authors in at most `width` cells: as many as fit, then "… +45 more"."""
+    full = ", ".join(authors)
+    if Text(full).cell_len <= width or len(authors) <= 1:
+        return full
+    for n in range(len(authors) - 1, 0, -1):
+        text = f"{', '.join(authors[:n])}, … +{len(authors) - n} more"
+        if Text(text).cell_len <= width:
+            return text
+    return f"{authors[0]}, … +{len(authors) - 1} more"
+
+
 class Preview(VerticalScroll, can_focus=True):
-    """Title, authors, categories, id and links, the model's judgement, the abstract."""
+    """The paper under the cursor: title, authors, categories and id, the model's judgement;
+    the abstract, filling the height left (all of it once expanded); links and comments."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.entry: Entry | None = None
         self.expanded = False
+        self.keep_expanded = False  # every paper opens expanded (E, config expand_abstracts)
         self.collapsible = False
+        self.fit_lines = COLLAPSED_LINES  # abstract lines shown while collapsed
         self.empty_message = NO_MATCH  # what to say when no paper is under the cursor
+        self.search_terms: list[Term] = []  # highlighted: the text filter's words
+        self.topic_terms: list[Term] = []  # and the topic's keywords
 
     def compose(self):
         yield Static(id="pv-meta")
         yield Static(id="pv-abstract")
         yield AbstractToggle(id="pv-toggle")
+        yield Static(id="pv-links")
 
     def show(self, entry: Entry | None, *, expanded: bool | None = None) -> None:
         if entry is not self.entry:
             self.scroll_home(animate=False)
             if expanded is None:
-                expanded = False
+                expanded = self.keep_expanded
         self.entry = entry
         if expanded is not None:
             self.expanded = expanded
         self.render_entry()
+
+    def set_keep_expanded(self, keep: bool) -> None:
+        """Keep abstracts expanded across papers (or collapse them again)."""
+        self.keep_expanded = keep
+        self.expanded = keep
+        self.render_entry()
+
+    def page(self, down: bool) -> None:
+        """One page of the preview down (a collapsed abstract expands first) or up."""
+        if down and self.collapsible and not self.expanded:
+            self.expanded = True
+            self.render_entry()
+            self.call_after_refresh(self.scroll_page_down, animate=False)
+        elif down:
+            self.scroll_page_down(animate=False)
+        else:
+            self.scroll_page_up(animate=False)
+
+    def set_terms(self, search: list[Term], topic: list[Term]) -> None:
+        """Highlight these filter words and topic keywords (repaints only on a change)."""
+        if (search, topic) != (self.search_terms, self.topic_terms):
+            self.search_terms, self.topic_terms = search, topic
+            self.render_entry()
+
+    def highlighted(self, text: str, style: str = "") -> Text:
+        """`text` shown literally, with the search and topic terms in it highlighted."""
+        out = safe(text, style)
+        for start, end in spans(text, self.topic_terms):
+            out.stylize(TOPIC_MATCH, start, end)
+        for start, end in spans(text, self.search_terms):
+            out.stylize(SEARCH_MATCH, start, end)
+        return out
 
     def toggle(self) -> None:
         self.expanded = not self.expanded
@@ -73,24 +143,48 @@ class Preview(VerticalScroll, can_focus=True):
         return max(20, (self.scrollable_content_region.width or 80) - 1)
 
     def meta_text(self) -> Text:
+        """Title, authors (shortened to a line until expanded), categories, type and id,
+        and the model's judgement."""
         e = self.entry
         if e is None:
             return Text(self.empty_message)
         p = e.paper
         out = Text()
-        out.append(one_line(tex(p.title)), style="bold")
+        out.append_text(self.highlighted(one_line(tex(p.title)), "bold"))
         out.append("\n")
-        out.append(one_line(", ".join(p.authors)) or "(no authors listed)", style="italic")
+        authors = [one_line(tex(a)) for a in p.authors]
+        shown = ", ".join(authors) if self.expanded else short_authors(authors, self._width())
+        out.append_text(self.highlighted(shown, "italic") if shown
+                        else Text("(no authors listed)", style="italic"))
+        if e.followed:
+            out.append("  @ followed author", style="bold")
         out.append("\n")
         cats = [one_line(c) for c in p.categories]
         if cats:
             out.append(cats[0], style="bold")
             if len(cats) > 1:
-                out.append("  " + " ".join(cats[1:]))
-        out.append(f"  ·  {one_line(p.announce_type)}", style="dim")
+                out.append(" " + " ".join(cats[1:]))
+            out.append("  ·  ")
+        out.append(one_line(p.announce_type), style="dim")
+        out.append(f"  ·  arXiv:{one_line(p.versioned_id)}")
         out.append("\n")
-        out.append(f"arXiv:{one_line(p.versioned_id)}")
-        out.append("  ")
+        judgement = self.judgement_text(e)
+        if not self.expanded:  # each line kept to one row, so the abstract keeps its rows
+            lines = judgement.split("\n")
+            for line in lines:
+                line.truncate(self._width(), overflow="ellipsis")
+            judgement = Text("\n").join(lines)
+        out.append_text(judgement)
+        out.append_text(annotations_text(e))  # the user's own tags and note
+        return out
+
+    def links_text(self) -> Text:
+        """Below the abstract: the links (o and p open them), journal reference, comment."""
+        e = self.entry
+        if e is None:
+            return Text()
+        p = e.paper
+        out = Text()
         out.append(p.abs_url, style="underline")
         out.append("  ")
         out.append(p.pdf_url, style="underline")
@@ -98,8 +192,8 @@ class Preview(VerticalScroll, can_focus=True):
             out.append("\n" + one_line(p.journal_ref), style="dim")
         if p.comment:
             out.append("\n" + one_line(p.comment), style="dim")
-        out.append("\n")
-        out.append_text(self.judgement_text(e))
+        for line in e.signals.lines() if e.signals else ():  # enrichment, when cached
+            out.append("\n" + one_line(line), style="dim")
         return out
 
     def judgement_text(self, e: Entry) -> Text:
@@ -108,14 +202,24 @@ class Preview(VerticalScroll, can_focus=True):
             out.append(f"relevance {e.relevance}", style="bold")
             if e.novelty is not None:
                 out.append(f" · novelty {e.novelty}", style="bold")
-            source = {"local": "local keyword scorer", "cached": "cached"}.get(e.status, "")
+            source = {"local": "local keyword scorer", "cached": "cached",
+                      "prefilter": "local keyword scorer",
+                      "failed": "local keyword scorer, provisional",
+                      "unsent": "local keyword scorer, provisional"}.get(e.status, "")
             if source:
                 out.append(f"  ({source})", style="dim")
-            if e.reason:
-                out.append("\n")
+            if e.reason:  # on the same line: every line saved is a line of abstract
+                out.append("  ")
                 out.append(one_line(e.reason))
+            if e.status == "unsent":
+                out.append(f"\nnot sent to the model ({one_line(e.error or '')})", style="dim")
+            elif e.status == "failed":
+                out.append("\n! the model did not score it: ", style="bold")
+                out.append(one_line(e.error or "unknown error"))
         elif e.status == "queued":
             out.append("… waiting for the model", style="dim")
+        elif e.status == "unsent":
+            out.append(f"not sent ({one_line(e.error or '')})", style="dim")
         elif e.status == "failed":
             out.append("! not scored: ", style="bold")
             out.append(one_line(e.error or e.reason or "unknown error"))
@@ -128,27 +232,36 @@ class Preview(VerticalScroll, can_focus=True):
             return ""
         return " ".join(clean(tex(self.entry.paper.abstract)).split())
 
+    def _fit_lines(self, meta: Text, width: int) -> int:
+        """Abstract lines that fit under the meta lines and the margin below them."""
+        height = self.scrollable_content_region.height
+        if not height:
+            return COLLAPSED_LINES
+        return max(2, height - len(meta.wrap(_measure_console, width)) - 1)
+
     def render_entry(self) -> None:
-        if not self.is_mounted:
+        if not self.is_mounted or not self.children:  # not composed yet, or being removed
             return
         meta = self.query_one("#pv-meta", Static)
         abstract = self.query_one("#pv-abstract", Static)
         toggle = self.query_one("#pv-toggle", AbstractToggle)
-        meta.update(self.meta_text())
+        meta_text = self.meta_text()
+        meta.update(meta_text)
+        self.query_one("#pv-links", Static).update(self.links_text())
         text = self.abstract_source()
-        lines = wrapped_lines(text, self._width())
-        self.collapsible = lines > COLLAPSED_LINES + 1
+        width = self._width()
+        lines = wrapped_lines(text, width)
+        self.fit_lines = fit = self._fit_lines(meta_text, width)
+        self.collapsible = lines > fit
         collapsed = self.collapsible and not self.expanded
         abstract.set_class(collapsed, "collapsed")
-        abstract.update(safe(text))
-        toggle.display = self.collapsible
-        if self.collapsible:
-            label = (
-                f"▾ more ({lines - COLLAPSED_LINES} more lines; enter)"
-                if collapsed
-                else "▴ less (enter)"
-            )
-            toggle.update(Text(label))
+        abstract.styles.max_height = fit if collapsed else None
+        abstract.update(self.highlighted(text))
+        # the "more" line sits in the border above, where it takes no line of abstract
+        self.border_title = (f"▾ {lines - fit} more lines: enter, J pages" if collapsed
+                             else None)
+        toggle.display = self.collapsible and not collapsed
+        toggle.update(Text("▴ less (enter)"))
 
     def abstract_plain(self) -> str:
         """What the abstract widget shows (for tests)."""

@@ -1,0 +1,93 @@
+"""Measure the local scorer on real days with the built-in topics.
+
+    python benchmarks/measure_local.py ../shared/data/day-*.jsonl [--top 10] [--titles]
+
+Per day and topic: papers at each relevance level (>= 8, >= 5), the largest group of papers
+sharing the top value (ties the reader had to break by announcement order), how many papers
+reach >= 7 on description words alone, and the time to score the day.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from paperterm.models import Paper
+from paperterm.topics import builtin_topics
+
+
+def load_day(path: Path) -> list[Paper]:
+    papers = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        d = json.loads(line)
+        papers.append(Paper(id=d["id"], version=d["version"], title=d["title"],
+                            authors=tuple(d["authors"]), abstract=d["abstract"],
+                            categories=tuple(d["categories"]),
+                            primary_category=d["primary_category"],
+                            announce_type=d["announce_type"], comment=d.get("arxiv_comment")))
+    return papers
+
+
+def score(scorer: str, papers: list[Paper], topic) -> list:
+    from paperterm.scoring.blend import background, blend, closeness, reference_papers
+    from paperterm.scoring.local import scores_and_exclusions
+    from paperterm.scoring.semantic import paper_embeddings
+
+    pairs = scores_and_exclusions(papers, topic, None if scorer == "bm25" else
+                                  reference_papers())
+    bm25 = [s for s, _ in pairs]
+    if scorer == "bm25":
+        return bm25
+
+    close = closeness(paper_embeddings(None, papers), topic, background())
+    if scorer == "blend":
+        return blend(pairs, close)
+    from dataclasses import replace
+
+    by_kw = sorted(range(len(papers)), key=lambda i: -(bm25[i].fine or 0))
+    by_sem = sorted(range(len(papers)), key=lambda i: -close[i] * pairs[i][1])
+    fused = [0.0] * len(papers)
+    for ranking in (by_kw, by_sem):
+        for r, i in enumerate(ranking):
+            fused[i] += 1 / (60 + r)
+    return [replace(s, fine=fused[i]) for i, s in enumerate(bm25)]
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("days", nargs="+", type=Path)
+    ap.add_argument("--top", type=int, default=10)
+    ap.add_argument("--titles", action="store_true", help="print the top papers' titles")
+    ap.add_argument("--scorer", choices=("bm25", "blend", "rrf"), default="blend",
+                    help="keywords alone, the calibrated blend with embeddings, or reciprocal "
+                         "rank fusion of the two (for comparison)")
+    args = ap.parse_args(argv)
+    topics = builtin_topics()
+    print("day        topic            n  >=8  >=5  top-tie  desc-only>=7  ms")
+    for path in args.days:
+        papers = load_day(path)
+        for name, topic in sorted(topics.items()):
+            t0 = time.perf_counter()
+            scores = score(args.scorer, papers, topic)
+            ms = (time.perf_counter() - t0) * 1000
+            rels = [s.relevance or 0 for s in scores]
+            fine = [getattr(s, "fine", None) or 0.0 for s in scores]
+            keys = list(zip(rels, fine, strict=True))
+            ties = keys.count(max(keys))  # papers the reader must order by announcement
+            desc_only = sum(1 for s in scores if (s.relevance or 0) >= 7
+                            and s.reason.startswith("matched: ")
+                            and "description" in s.reason.split(";")[0][:22])
+            print(f"{path.stem[4:]:10} {name:16} {len(papers):3} {sum(r >= 8 for r in rels):4} "
+                  f"{sum(r >= 5 for r in rels):4} {ties:8} {desc_only:13} {ms:5.0f}")
+            if args.titles:
+                order = sorted(range(len(papers)), key=lambda i: (-rels[i], -fine[i], i))
+                for i in order[: args.top]:
+                    print(f"    {rels[i]:2} {papers[i].title[:80]}  [{scores[i].reason[:70]}]")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,54 @@
+"""Command line: `paperterm [options]` opens the reader; subcommands run headless.
+
+`main` parses into one `Options` object and hands it to the module of the command
+(`reader`, `score`, `digest`, `export`, `config`, `topics`, `themes`), imported on demand so
+that `--help` and the reader's first paint load no more than they need.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sqlite3
+import sys
+
+from paperterm.cli.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, UserError
+
+COMMANDS = {"tui": "reader", "score": "score", "digest": "digest", "export": "export",
+            "config": "config", "topics": "topics", "themes": "themes",
+            "star": "star", "unstar": "star", "search": "search", "note": "note",
+            "library": "library",
+            "completions": "completions", "zotero": "zotero",
+            "summarize": "summarize", "doctor": "doctor"}
+COMMANDS["learn"] = "learn"
+COMMANDS["enrich"] = "enrich"
+
+
+def main(argv: list[str] | None = None) -> int:
+    from paperterm.cli.options import Options
+    from paperterm.cli.parser import build_parser
+
+    opts = Options.from_namespace(build_parser().parse_args(argv))
+    try:
+        module = importlib.import_module(f"paperterm.cli.{COMMANDS[opts.command]}")
+        return module.run(opts)
+    except UserError as exc:
+        print(f"paperterm: {exc}", file=sys.stderr)
+        return exc.code
+    except KeyboardInterrupt:
+        print("paperterm: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        return EXIT_OK
+    except sqlite3.Error as exc:  # the cache locked or read-only mid-command: one line
+        from paperterm import paths
+        from paperterm.store import describe
+
+        print(f"paperterm: {describe(exc, paths.database_file())}", file=sys.stderr)
+        return EXIT_ERROR
+    except Exception as exc:  # last line of defence: never a traceback in the user's face
+        if os.environ.get("PAPERTERM_DEBUG"):
+            raise
+        print(f"paperterm: internal error: {type(exc).__name__}: {exc} "
+              "(set PAPERTERM_DEBUG=1 for details, and please report it)", file=sys.stderr)
+        return EXIT_ERROR

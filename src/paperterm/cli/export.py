@@ -1,0 +1,159 @@
+"""`paperterm export`: save papers to a .bib file (or stdout), or as RIS, CSL-JSON, CSV or
+Markdown notes (`--format`): the loaded day's, or any cached paper's by id, star, tag or day."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from paperterm import paths
+from paperterm.cli.errors import EXIT_OK, UserError
+from paperterm.cli.library_ids import cached_by_ids
+from paperterm.cli.options import Options
+from paperterm.cli.scoring_run import exit_code, score_day
+from paperterm.cli.session import honoured, open_headless_session
+from paperterm.models import Day, Paper
+from paperterm.session import Session
+from paperterm.store import Selection, Store
+
+
+def _source_given(opts: Options) -> bool:
+    return bool(opts.feed or opts.date or opts.query or opts.sample or opts.since)
+
+
+def _library_selected(opts: Options) -> bool:
+    return bool(opts.ids or opts.starred or opts.tag or opts.day)
+
+
+def _from_library(opts: Options, store: Store) -> list[Paper]:
+    """--ids (any cached paper) plus the cached papers --starred / --tag / --day select."""
+    papers = cached_by_ids(store, opts.ids) if opts.ids else []
+    if opts.starred or opts.tag or opts.day:
+        sel = Selection(starred=opts.starred, tag=opts.tag, day=opts.day)
+        chosen = [p for p, _ in store.library_papers(sel)]
+        if opts.ids:  # both: the given ids that also match
+            keep = {p.id for p in chosen}
+            papers = [p for p in papers if p.id in keep]
+        else:
+            papers = chosen
+    return papers
+
+
+def select_for_export(opts: Options, s: Session) -> tuple[list[Paper], int]:
+    """The loaded day's papers, or the library's selection (restricted to the loaded day for
+    --starred/--tag/--day when a source such as --feed or --date is also given), and the exit
+    code of the scoring behind --min-relevance."""
+    papers, code = s.day.papers, EXIT_OK
+    if _library_selected(opts):
+        assert s.store is not None
+        chosen = _from_library(opts, s.store)
+        if _source_given(opts) and not opts.ids:
+            loaded = {p.id for p in papers}
+            chosen = [p for p in chosen if p.id in loaded]
+        papers = chosen
+    if opts.min_relevance:
+        scores, summary = score_day(s, progress=True)
+        code = exit_code(summary, scores)
+        rel = {sc.paper_id: sc.relevance for sc in scores}
+        papers = [p for p in papers if (rel.get(p.id) or 0) >= opts.min_relevance]
+    return papers, code
+
+
+def run(opts: Options) -> int:
+    load = None
+    if _library_selected(opts) and not _source_given(opts):
+        # nothing to load: the selection comes from the cache, across days
+        def load(store: Store) -> Day:
+            return Day(_from_library(opts, store), "library", None, "cache")
+
+    s = open_headless_session(opts, load)
+    try:
+        if opts.format not in ("bibtex", "md"):  # "md": Options' default, when not parsed
+            return honoured(s, _export_other(opts, s))
+        return honoured(s, _export(opts, s))
+    finally:
+        s.close()
+
+
+def _export_other(opts: Options, s: Session) -> int:
+    from paperterm.bibtex import KeyPatternError
+    from paperterm.cli.digest import write_text
+    from paperterm.exports import render, write_notes
+
+    papers, code = select_for_export(opts, s)
+    pattern = s.config.bibtex.key_pattern
+    out = opts.output
+    try:
+        if opts.format == "markdown" and (out is None or _is_dir(out)):
+            directory = Path(out).expanduser() if out else paths.data_dir() / "notes"
+            try:
+                result = write_notes(papers, directory, pattern, update=opts.update)
+            except OSError as exc:
+                raise UserError(f"{directory}: cannot write notes "
+                                f"({exc.strerror or exc})", 1) from None
+            print(f"{directory}: {len(result.written)} notes written, {len(result.kept)} "
+                  "already there (kept; --update rewrites them)", file=sys.stderr)
+            return EXIT_OK
+        text = render(opts.format, papers, pattern)
+    except KeyPatternError as exc:
+        raise UserError(f"[bibtex] key_pattern: {exc}", 2) from None
+    if out is None or out == "-":
+        sys.stdout.write(text)
+        return code
+    write_text(Path(out).expanduser(), text)
+    print(f"{out}: {len(papers)} papers as {opts.format}", file=sys.stderr)
+    return code
+
+
+def _is_dir(out: str) -> bool:
+    """`-o` names a directory: an existing one, or a path ending in a separator."""
+    return out != "-" and (out.endswith(("/", "\\")) or Path(out).expanduser().is_dir())
+
+
+def _export(opts: Options, s: Session) -> int:
+    from paperterm.atomic import TargetError, writable_target
+    from paperterm.bibtex import BibError, export_papers
+
+    target: Path | str = "-" if opts.output == "-" else Path(opts.output or s.bib_path)
+    if target != "-":
+        try:  # refused before any paid scoring (--min-relevance)
+            writable_target(target)
+        except TargetError as exc:
+            raise UserError(str(exc), 1) from None
+    papers, code = select_for_export(opts, s)
+    if not papers and _library_selected(opts):
+        print("note: no cached paper matches the selection; nothing to export", file=sys.stderr)
+    bib = s.config.bibtex
+    assert s.store is not None
+    extra = _notes_fields(s.store, papers) if opts.notes else {}
+    try:
+        result = export_papers(papers, target, unicode=opts.unicode or bib.unicode,
+                               prefer_journal=bib.prefer_journal, key_pattern=bib.key_pattern,
+                               update=opts.update, extra=extra)
+    except BibError as exc:
+        raise UserError(str(exc), 1) from None
+    for warning in result.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    if target == "-":
+        sys.stdout.write(result.text)
+        return code
+    s.store.mark_saved([*result.added, *result.skipped, *result.updated], result.path or target)
+    print(f"{target}: {len(result.added)} added, {len(result.skipped)} already present"
+          + (f", {len(result.updated)} updated" if result.updated else ""), file=sys.stderr)
+    return code
+
+
+def _notes_fields(store: Store, papers: list[Paper]) -> dict[str, dict[str, str]]:
+    """`note` and `keywords` BibTeX fields from the user's notes and tags, per paper id."""
+    ids = [p.id for p in papers]
+    notes, tags = store.notes(ids), store.tags(ids)
+    out: dict[str, dict[str, str]] = {}
+    for pid in ids:
+        fields = {}
+        if notes.get(pid):
+            fields["note"] = notes[pid]
+        if tags.get(pid):
+            fields["keywords"] = ", ".join(tags[pid])
+        if fields:
+            out[pid] = fields
+    return out

@@ -1,0 +1,85 @@
+"""`paperterm learn`: record the arXiv papers you already keep (your Zotero web library,
+a .bib file) as positives for the ranking that learns."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from paperterm.cli.errors import EXIT_ERROR, EXIT_OK, UserError
+from paperterm.cli.options import Options
+from paperterm.cli.session import load_user_config, open_store
+from paperterm.store import Positive
+
+
+def zotero_positives(library_id: str, library_type: str) -> list[Positive]:
+    """Every item of the web library that is an arXiv paper."""
+    from paperterm.zotero import WebLibrary, item_arxiv_id
+
+    found: dict[str, Positive] = {}
+    for data in WebLibrary(library_id, library_type).items():
+        pid = item_arxiv_id(data)
+        if pid and pid not in found:
+            found[pid] = Positive(pid, str(data.get("title") or ""),
+                                  str(data.get("abstractNote") or ""))
+    return list(found.values())
+
+
+def bib_positives(path: Path) -> list[Positive]:
+    """Every entry of a .bib file that is an arXiv paper (eprint, arXiv DOI, URL, journal)."""
+    from paperterm.bibtex.bibfile import field_text, parse_bib
+    from paperterm.bibtex.errors import BibError
+    from paperterm.zotero import item_arxiv_id
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"{path}: cannot read ({getattr(exc, 'strerror', None) or exc})",
+                        EXIT_ERROR) from None
+    try:
+        blocks = parse_bib(text, str(path))
+    except BibError as exc:
+        raise UserError(str(exc), EXIT_ERROR) from None
+    found: dict[str, Positive] = {}
+    for b in blocks:
+        f = {k: field_text(v) for k, v in b.fields.items()}
+        eprint = f.get("eprint", "")
+        archive = f.get("archiveprefix", "") or f.get("eprinttype", "")
+        data = {"DOI": f.get("doi", ""), "url": f.get("url", ""),
+                "extra": "\n".join(x for x in (
+                    f"arXiv: {eprint}" if eprint and (not archive or
+                                                      archive.lower() == "arxiv") else "",
+                    f.get("journal", ""), f.get("note", "")) if x)}
+        pid = item_arxiv_id(data)
+        if pid and pid not in found:
+            found[pid] = Positive(pid, f.get("title", ""), f.get("abstract", ""))
+    return list(found.values())
+
+
+def run(opts: Options) -> int:
+    if not opts.zotero and not opts.bib:
+        raise UserError("learn from what? give --zotero (the web library set under "
+                        "[zotero]) and/or --bib FILE", EXIT_ERROR)
+    config = load_user_config(opts)
+    sources: list[tuple[str, list[Positive]]] = []
+    if opts.zotero:
+        from paperterm.zotero import ZoteroError
+
+        z = config.zotero
+        try:
+            sources.append((f"zotero:{z.library_type}/{z.library_id}",
+                            zotero_positives(z.library_id, z.library_type)))
+        except ZoteroError as exc:
+            raise UserError(str(exc), EXIT_ERROR) from None
+    if opts.bib:
+        path = opts.bib.expanduser()
+        sources.append((f"bib:{path.resolve()}", bib_positives(path)))
+    store = open_store([])
+    try:
+        for source, positives in sources:
+            total, new = store.replace_positives(source, positives)
+            print(f"{source}: {total} arXiv paper{'s' * (total != 1)} recorded as "
+                  f"positives ({new} new)", file=sys.stderr)
+    finally:
+        store.close()
+    return EXIT_OK

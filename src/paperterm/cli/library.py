@@ -1,0 +1,128 @@
+"""`paperterm library export|import FILE`: everything the user made, as one JSON file."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+from paperterm.arxiv_id import parse_arxiv_id
+from paperterm.cli.errors import EXIT_OK, UserError
+from paperterm.cli.options import Options
+from paperterm.cli.session import open_store
+from paperterm.hygiene import clean_paper
+from paperterm.models import Paper
+from paperterm.store.library_io import FORMAT, FORMAT_VERSION, dumps
+
+
+def run(opts: Options) -> int:
+    assert opts.file is not None
+    if opts.library_action == "import":
+        records, papers, days = _read(opts.file)
+    notices: list[str] = []
+    store = open_store(notices)
+    for notice in notices:
+        print(f"note: {notice}", file=sys.stderr)
+    try:
+        if opts.library_action == "export":
+            records = store.library_records()
+            text = dumps(records, time.strftime("%Y-%m-%dT%H:%M:%S%z"))
+        else:
+            counts = store.import_records(records, papers, days)
+    finally:
+        store.close()
+    if opts.library_action == "export":
+        _write(opts.file, text)
+        print(f"{opts.file}: {len(records)} papers exported", file=sys.stderr)
+    else:
+        print(f"{opts.file}: {counts.papers} papers imported ({counts.added_papers} new to the "
+              f"cache, {counts.starred} starred, {counts.notes} notes, {counts.tags} tags)",
+              file=sys.stderr)
+    return EXIT_OK
+
+
+def _write(name: str, text: str) -> None:
+    if name == "-":
+        sys.stdout.write(text)
+        return
+    from paperterm.cli.digest import write_text
+
+    write_text(Path(name), text)
+
+
+def _read(name: str) -> tuple[list[dict[str, object]], list[Paper], dict[str, str]]:
+    """Records, the papers they carry, and those papers' days; UserError for anything that
+    is not a paperterm library file (nothing is imported then)."""
+    try:
+        raw = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
+        data = json.loads(raw)
+    except OSError as exc:
+        raise UserError(f"{name}: cannot read ({exc.strerror or exc})", 1) from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise UserError(f"{name}: not JSON ({exc})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise UserError(f"{name}: not a paperterm library file (no \"format\": \"{FORMAT}\")")
+    if not isinstance(data.get("version"), int) or data["version"] > FORMAT_VERSION:
+        raise UserError(f"{name}: library format version {data.get('version')!r} is newer "
+                        f"than this paperterm understands ({FORMAT_VERSION}); upgrade paperterm")
+    rows = data.get("papers")
+    if not isinstance(rows, list):
+        raise UserError(f"{name}: \"papers\" must be a list")
+    records: list[dict[str, object]] = []
+    papers: list[Paper] = []
+    days: dict[str, str] = {}
+    for n, r in enumerate(rows, 1):
+        try:
+            records.append(_record(r))
+            paper = _paper(r)
+        except (TypeError, ValueError, KeyError) as exc:
+            raise UserError(f"{name}: paper {n}: {exc}") from None
+        if paper is not None:
+            papers.append(paper)
+            if isinstance(r.get("day"), str):
+                days[paper.id] = r["day"]
+    return records, papers, days
+
+
+def _time(value: object, what: str) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"{what} must be a number of seconds or null")
+    return float(value)
+
+
+def _record(r: object) -> dict[str, object]:
+    if not isinstance(r, dict):
+        raise TypeError("expected an object")
+    parsed = parse_arxiv_id(str(r.get("id", "")))
+    if parsed is None:
+        raise ValueError(f"not an arXiv id: {r.get('id')!r}")
+    tags = r.get("tags") or []
+    if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+        raise ValueError("tags must be a list of strings")
+    note = r.get("note") or ""
+    if not isinstance(note, str):
+        raise ValueError("note must be a string")
+    text = {k: (str(r[k]) if r.get(k) is not None else None) for k in ("bib_key", "bib_path")}
+    return {"id": parsed.id, "starred": bool(r.get("starred")),
+            "seen_at": _time(r.get("seen_at"), "seen_at"),
+            "saved_at": _time(r.get("saved_at"), "saved_at"), "note": note, "tags": tags, **text}
+
+
+def _paper(r: dict[str, object]) -> Paper | None:
+    meta = r.get("paper")
+    if meta is None:
+        return None
+    if not isinstance(meta, dict):
+        raise TypeError("paper must be an object")
+    pid = parse_arxiv_id(str(r["id"])).id  # type: ignore[union-attr]
+    listed = {k: tuple(str(x) for x in meta.get(k) or ()) for k in ("authors", "categories")}
+    optional = {k: (str(meta[k]) if meta.get(k) is not None else None)
+                for k in ("doi", "journal_ref", "comment", "published")}
+    version = meta.get("version")
+    return clean_paper(Paper(
+        id=pid, version=int(version) if isinstance(version, int) else None,
+        title=str(meta.get("title") or ""), abstract=str(meta.get("abstract") or ""),
+        primary_category=str(meta.get("primary_category") or ""), **listed, **optional))

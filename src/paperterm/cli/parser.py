@@ -1,0 +1,310 @@
+"""The argument parser: global options, the scoring flags from their declarations, subcommands."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections.abc import Callable
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from paperterm import __version__
+from paperterm.exports import FORMATS as EXPORT_FORMATS
+from paperterm.settings import Declared, declared
+
+
+def _iso_date(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected YYYY-MM-DD, got {text!r}") from None
+
+
+def _whole(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+
+
+def _number(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+
+
+def _positive_int(text: str) -> int:
+    value = _whole(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1, got {value}")
+    return value
+
+
+def _max_results(text: str) -> int:
+    value = _positive_int(text)
+    if value > 10_000:
+        raise argparse.ArgumentTypeError(f"expected at most 10000, got {value}")
+    return value
+
+
+def _relevance(text: str) -> int:
+    value = _positive_int(text)
+    if value > 10:
+        raise argparse.ArgumentTypeError(f"expected 1-10, got {value}")
+    return value
+
+
+def _since(text: str) -> date:
+    """A date, or `today`, `yesterday`, `week` (this week's Monday)."""
+    from datetime import timedelta
+
+    from paperterm.sources.calendar import eastern_today
+
+    today = eastern_today()
+    named = {"today": today, "yesterday": today - timedelta(days=1),
+             "week": today - timedelta(days=today.weekday())}
+    return named.get(text.strip().lower()) or _iso_date(text)
+
+
+def _language(text: str) -> str:
+    from paperterm.config import language_problem
+
+    problem = language_problem(text)
+    if problem:
+        raise argparse.ArgumentTypeError(f"expected {problem}")
+    return " ".join(text.split())
+
+
+def _flag_type(d: Declared) -> Callable[[str], Any]:
+    """Parse and check a flag's value the way the config file checks the same key."""
+    convert: Callable[[str], Any] = {int: _whole, float: _number}.get(d.type, str)
+
+    def parse(text: str) -> Any:
+        value = convert(text)
+        problem = None if d.spec.choices else d.problem(value)
+        if problem:
+            shown = text if len(text) <= 24 else text[:20] + "..."
+            raise argparse.ArgumentTypeError(f"expected {problem}, got {shown}")
+        return value
+
+    parse.__name__ = d.type.__name__  # argparse names the type in some messages
+    return parse
+
+
+LOADING, SCORING, DISPLAY = "loading", "scoring", "bibtex and display"
+# What each subcommand's --help shows of the shared options (groups, or single flags); the
+# others are still accepted (`paperterm star ID --config FILE` as `paperterm --config ...`).
+SHOWN: dict[str, frozenset[str]] = {
+    "score": frozenset({LOADING, SCORING}),
+    "digest": frozenset({LOADING, SCORING}),
+    "export": frozenset({LOADING, SCORING, "--bib", "--unicode"}),
+    "zotero": frozenset({LOADING, SCORING}),
+    "enrich": frozenset({LOADING}),
+    "summarize": frozenset({"--config", SCORING}),
+    "doctor": frozenset({"--config", SCORING}),
+    "learn": frozenset({"--config", "--bib"}),
+    "themes": frozenset({"--config", "--theme"}),
+    "completions": frozenset(),
+}
+CONFIG_ONLY = frozenset({"--config"})
+
+
+def _common_options(shown: frozenset[str] | None = None) -> argparse.ArgumentParser:
+    """Options every command shares; SUPPRESS so a subcommand never resets a global value.
+    `shown`: the groups and flags its help lists (None: all)."""
+    p = argparse.ArgumentParser(add_help=False)
+    S = argparse.SUPPRESS
+    g = p.add_argument_group("loading")
+    g.add_argument("--config", metavar="FILE", default=S, help="config file (env PAPERTERM_CONFIG)")
+    g.add_argument("--topic", metavar="NAME", default=S,
+                   help="a defined topic, or free text used as keywords")
+    # hidden from a subcommand's help, they are not made exclusive: argparse's usage line
+    # trips over suppressed members of an exclusive group (and they are unused there)
+    src = g.add_mutually_exclusive_group() if shown is None or LOADING in shown else g
+    src.add_argument("--feed", metavar="PATH", type=Path, default=S,
+                     help="load a saved arXiv RSS or Atom file")
+    src.add_argument("--date", metavar="YYYY-MM-DD", type=_iso_date, default=S,
+                     help="a past announcement day (cache, else approximated via the arXiv API)")
+    src.add_argument("--query", metavar="TEXT", default=S, help="an arXiv search")
+    src.add_argument("--sample", action="store_true", default=S,
+                     help="open the bundled sample day")
+    src.add_argument("--since", metavar="YYYY-MM-DD", type=_since, default=S,
+                     help="every day from this date on, with a day column; the 5 most "
+                          "recent missing days are fetched (also: today, yesterday, week)")
+    g.add_argument("--categories", metavar="CATS", default=S,
+                   help="comma-separated arXiv categories (overrides config)")
+    g.add_argument("--max-results", type=_max_results, default=S, help="for --query / --date")
+    g.add_argument("--offline", action="store_true", default=S,
+                   help="never touch the network (cache, else the sample day)")
+    g.add_argument("--refresh", action="store_true", default=S,
+                   help="fetch today's announcement again, even if fetched today")
+    s = p.add_argument_group("scoring")
+    for d in declared():
+        if d.spec.flag:
+            s.add_argument(d.flag, type=_flag_type(d), default=S,
+                           choices=list(d.spec.choices) or None, help=d.spec.help or None)
+    b = p.add_argument_group("bibtex and display")
+    b.add_argument("--bib", metavar="FILE", type=Path, default=S, help="the .bib file to save to")
+    b.add_argument("--unicode", action="store_true", default=S,
+                   help="keep UTF-8 in BibTeX (biber/XeLaTeX) instead of LaTeX escapes")
+    b.add_argument("--theme", default=S, help="theme name (see `paperterm themes`)")
+    if shown is not None:
+        for group in p._action_groups:
+            for action in group._group_actions:
+                if group.title not in shown and not set(action.option_strings) & shown:
+                    action.help = S
+    return p
+
+
+class _Formatter(argparse.HelpFormatter):
+    """Usage without the double spaces that hidden options leave behind."""
+
+    def _format_usage(self, *args: Any, **kwargs: Any) -> str:
+        return re.sub(r"(?<=\S)  +(?=\S)", " ", super()._format_usage(*args, **kwargs))
+
+
+class _Subcommands(argparse._SubParsersAction):
+    """Subcommands whose help lists only the shared options `SHOWN` gives them."""
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
+        kwargs["parents"] = [_common_options(SHOWN.get(name, CONFIG_ONLY))]
+        kwargs.setdefault("formatter_class", _Formatter)
+        kwargs.setdefault("epilog", "The options of `paperterm --help` apply too.")
+        return super().add_parser(name, **kwargs)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="paperterm",
+        description="Triage the day's arXiv papers: score them against your topic, save to BibTeX.",
+        parents=[_common_options()],
+    )
+    parser.add_argument("--version", action="version", version=f"paperterm {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", action=_Subcommands)
+
+    sc = sub.add_parser("score", help="score the loaded day headless")
+    sc.add_argument("--json", action="store_true", help="one JSON object per paper on stdout")
+    sc.add_argument("--rescore", action="store_true",
+                    help="ask the model again for every paper, ignoring cached scores "
+                         "(costs tokens; --budget still applies)")
+
+    dg = sub.add_parser("digest", help="write the day's digest")
+    dg.add_argument("--format", choices=["md", "json"], default="md")
+    dg.add_argument("--min-relevance", type=_relevance, metavar="N")
+    dg.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+    dg.add_argument("--send", action="store_true",
+                    help="mail the digest and post it to the webhook set under [delivery]")
+    dg.add_argument("--force", action="store_true",
+                    help="with --send: send even if this day was already sent")
+    dg.add_argument("--summaries", type=_positive_int, metavar="N",
+                    help="add a 3-5 sentence summary to each of the top N papers (needs a model)")
+    dg.add_argument("--language", type=_language, metavar="LANG",
+                    help="language of the summaries (default: config `language`)")
+
+    ex = sub.add_parser("export", help="save papers to a .bib file")
+    ex.add_argument("--ids", nargs="+", metavar="ID", help="these arXiv ids only")
+    ex.add_argument("--starred", action="store_true",
+                    help="starred papers of every day (with a --feed/--date/...: of that day)")
+    ex.add_argument("--day", type=_iso_date, metavar="YYYY-MM-DD",
+                    help="cached papers announced that day (narrows --starred/--tag)")
+    ex.add_argument("--tag", metavar="TAG", help="papers with this tag, any day")
+    ex.add_argument("--notes", action="store_true",
+                    help="write your notes as `note` and your tags as `keywords`")
+    ex.add_argument("--min-relevance", type=_relevance, metavar="N")
+    ex.add_argument("--update", action="store_true",
+                    help="update entries already in the file instead of skipping them")
+    ex.add_argument("-o", "--output", metavar="FILE",
+                    help="the .bib file (default: --bib, config bib_path, or papers.bib in the "
+                         "data dir); - for stdout")
+    ex.add_argument("--format", choices=list(EXPORT_FORMATS), default="bibtex",
+                    help="bibtex (merged into the .bib file), ris, csl-json, csv (to -o FILE, "
+                         "else stdout) or markdown (one note per paper in -o DIR, default "
+                         "notes/ in the data dir; one file with -o FILE.md)")
+
+    cf = sub.add_parser("config", help="show or create the config file")
+    grp = cf.add_mutually_exclusive_group()
+    grp.add_argument("--path", action="store_true",
+                     help="print the resolved paths (the default)")
+    grp.add_argument("--init", action="store_true", help="write a commented starter config")
+
+    for name, verb in (("star", "star"), ("unstar", "unstar")):
+        st = sub.add_parser(name, help=f"{verb} cached papers by arXiv id")
+        st.add_argument("ids", nargs="+", metavar="ID")
+
+    se = sub.add_parser("search", help="search every cached paper, offline")
+    se.add_argument("terms", nargs="+", metavar="QUERY",
+                    help='words (all must match), "a phrase", prefix*, -word, OR, '
+                         "title:/author:/abstract:/note:/tag:")
+    se.add_argument("--json", action="store_true", help="a JSON array of results")
+    se.add_argument("--limit", type=_positive_int, default=20, metavar="N",
+                    help="at most N results (default 20)")
+    se.add_argument("--starred", action="store_true", help="only starred papers")
+    se.add_argument("--tag", metavar="TAG", help="only papers with this tag")
+
+    nt = sub.add_parser("note", help="show or set a paper's note and tags")
+    nt.add_argument("ids", nargs=1, metavar="ID")
+    nt.add_argument("--set", dest="note_text", metavar="TEXT",
+                    help="replace the note ('' deletes it; - reads stdin)")
+    nt.add_argument("--tags", dest="tag_list", metavar="TAGS",
+                    help="replace the tags (comma-separated; '' removes them)")
+
+    lb = sub.add_parser("library",
+                        help="export or import stars, seen, saved, notes and tags (JSON)")
+    lb.add_argument("library_action", choices=["export", "import"], metavar="export|import")
+    lb.add_argument("file", metavar="FILE", help="the JSON file (- for stdout/stdin)")
+
+    sm = sub.add_parser("summarize",
+                        help="3-5 sentence summaries of cached papers (needs a model)")
+    sm.add_argument("ids", nargs="+", metavar="ID")
+    sm.add_argument("--json", action="store_true", help="one JSON object per paper on stdout")
+    sm.add_argument("--language", type=_language, metavar="LANG",
+                    help="language of the summaries (default: config `language`)")
+
+    dr = sub.add_parser("doctor",
+                        help="check config, data, database, model, terminal; say how to fix")
+    dr.add_argument("--no-request", action="store_true",
+                    help="skip the tiny test request to the model")
+
+    sub.add_parser("topics", help="list topics and where they come from")
+    sub.add_parser("themes", help="list themes")
+
+    zo = sub.add_parser("zotero",
+                        help="send papers to Zotero: the running desktop app (its local "
+                             "connector) or your zotero.org web library")
+    zo.add_argument("--ids", nargs="+", metavar="ID", help="these arXiv ids only")
+    zo.add_argument("--starred", action="store_true", help="only starred papers")
+    zo.add_argument("--min-relevance", type=_relevance, metavar="N")
+    zo.add_argument("--collection", metavar="NAME",
+                    help="the Zotero collection to file them in (default: [zotero] collection, "
+                         "else the selected one / the library root)")
+    where = zo.add_mutually_exclusive_group()
+    where.add_argument("--web", action="store_true",
+                       help="to the zotero.org library set under [zotero] (key: ZOTERO_API_KEY)")
+    where.add_argument("--desktop", action="store_true",
+                       help="to the running Zotero app (the default unless [zotero] send_to)")
+
+    le = sub.add_parser("learn",
+                        help="record the arXiv papers you keep (Zotero web library, a .bib) "
+                             "as positives for ranking")
+    le.add_argument("--zotero", action="store_true",
+                    help="the zotero.org library set under [zotero] (key: ZOTERO_API_KEY)")
+    le.epilog = "--bib FILE: a .bib file's arXiv entries (eprint, arXiv DOI, arxiv.org URL)"
+
+    en = sub.add_parser("enrich",
+                        help="add Hugging Face upvotes, Semantic Scholar citations and code "
+                             "links to the loaded day (cached; online parts skip --offline)")
+    en.add_argument("--source", dest="enrich_sources", metavar="SOURCES",
+                    help="comma-separated, some of links,hf,s2 (default: config `enrich`, "
+                         "else all)")
+    en.add_argument("--force", action="store_true", help="ask again even if cached lately")
+    en.add_argument("--json", action="store_true", help="one JSON object per paper on stdout")
+
+    co = sub.add_parser("completions",
+                        help="print a shell completion script (bash, zsh or fish)")
+    co.add_argument("shell", nargs="?", choices=["bash", "zsh", "fish"],
+                    help="e.g. `paperterm completions bash > ~/.local/share/bash-completion/"
+                         "completions/paperterm`")
+    co.add_argument("--names", choices=["topics", "themes"], help=argparse.SUPPRESS)
+    return parser

@@ -1,0 +1,23 @@
+"""`paperterm` without a subcommand: load the day, then open the reader."""
+
+from __future__ import annotations
+
+import gc
+
+from paperterm.cli.options import Options
+from paperterm.cli.session import open_session
+
+
+def run(opts: Options) -> int:
+    # Start-up makes many objects and frees few: the garbage collector's passes over them
+    # (a tenth of the time to first paint) wait until the list is on screen (the reader
+    # turns it back on then; see PapertermApp.on_day_screen_ready).
+    gc.disable()
+    try:
+        session = open_session(opts, defer_network=True)  # the reader paints before any fetch
+        session.close()  # the reader opens its own connection, in its own thread
+        from paperterm.tui.app import run_tui
+
+        return run_tui(session)
+    finally:
+        gc.enable()

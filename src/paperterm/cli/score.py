@@ -1,0 +1,36 @@
+"""`paperterm score`: score the loaded day; a summary, or one JSON object per paper."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from paperterm.cli.options import Options
+from paperterm.cli.scoring_run import exit_code, format_summary, score_day
+from paperterm.cli.session import honoured, open_headless_session
+
+
+def run(opts: Options) -> int:
+    from paperterm.digest import clean_json
+
+    s = open_headless_session(opts)
+    try:
+        scores, summary = score_day(s, progress=True, fresh=opts.rescore)
+    finally:
+        s.close()
+    by_id = {p.id: p for p in s.day.papers}
+    if opts.json:
+        from paperterm.listing import default_ranks
+
+        ranks = default_ranks(s.day.papers, scores)
+        for sc in scores:
+            row = {"id": sc.paper_id, "version": sc.version, "title": by_id[sc.paper_id].title,
+                   "rank": ranks.get(sc.paper_id), "relevance": sc.relevance,
+                   "novelty": sc.novelty, "reason": sc.reason, "status": sc.status}
+            if sc.status == "unscored":
+                row["error"] = sc.error or "not scored"
+            print(json.dumps(clean_json(row), ensure_ascii=False))
+        print(format_summary(summary, scores), file=sys.stderr)
+    else:
+        print(format_summary(summary, scores))
+    return honoured(s, exit_code(summary, scores))

@@ -1,0 +1,146 @@
+"""Scoring a loaded day without a screen: progress on stderr, a summary, one Score per paper."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, TextIO
+
+from paperterm.cli.errors import EXIT_AUTH, EXIT_OK, EXIT_STOPPED, EXIT_UNSCORED, UserError
+from paperterm.session import Session
+
+if TYPE_CHECKING:  # imported where used: loading the scoring package costs start-up time
+    from paperterm.scoring.types import RunSummary, Score
+
+LOCAL_HINT = ("No model configured: ranking locally (topic keywords, closeness to the topic, "
+              "what you starred). For LLM scoring use "
+              "--model openai/gpt-4o-mini (or set `model` in the config).")
+
+
+def score_day(s: Session, *, progress: bool, out: TextIO | None = None,
+              fresh: bool = False) -> tuple[list[Score], RunSummary]:
+    """Scores for every paper of the day (cache, LLM or local); one Score per paper.
+    Messages and progress go to `out` (default: the current sys.stderr)."""
+    out = out if out is not None else sys.stderr
+    from paperterm import scoring
+    from paperterm.scoring.types import RunSummary, Score
+
+    papers = s.day.papers
+    if not s.settings.use_llm:
+        print(LOCAL_HINT if s.settings.scorer != "local" else "Local scorer.", file=out)
+        from paperterm.scoring.blend import learned_local_scores
+
+        # keywords, closeness to the topic and what the reader learned from you
+        scores = learned_local_scores(s.store, s.day.label, papers, s.topic) or []
+        summary = RunSummary(model="local", total=len(papers), scored=len(scores))
+        return scores, summary
+    by_id: dict[str, Score] = {}
+    held: list[Score] = []
+    extras = None
+    if s.settings.prefilter:
+        from paperterm.scoring.prefilter import extras_notice, prefilter_day
+
+        split = prefilter_day(s.store, s.day.label, papers, s.topic, s.settings.prefilter,
+                              s.settings.model)
+        papers, held, extras = split.send, split.held, extras_notice(split)
+        by_id.update((sc.paper_id, sc) for sc in held)
+    reporter = Progress(len(s.day.papers), out) if progress else None
+
+    def on_scores(batch: list[Score]) -> None:
+        for sc in batch:
+            by_id[sc.paper_id] = sc
+        if reporter:
+            reporter.update(list(by_id.values()))
+
+    try:
+        day = s.day.day.isoformat() if s.day.day else None
+        summary = scoring.run_scoring(papers, s.topic, s.settings, db_path=s.db_path,
+                                      on_scores=on_scores, day=day, fresh=fresh)
+    except scoring.ScoringError as exc:
+        raise UserError(f"scoring stopped: {exc}", EXIT_AUTH) from None
+    finally:
+        if reporter:
+            reporter.close()
+    if held:
+        from paperterm.scoring.prefilter import estimate_saved
+
+        estimate_saved(summary, held, s.day.papers)
+    if extras:
+        summary.notices.append(extras)
+    scores = [by_id.get(p.id) or Score(p.id, p.version, None, None, "", "unscored",
+                                       "no result from the scoring run")
+              for p in s.day.papers]
+    return scores, summary
+
+
+def exit_code(summary: RunSummary, scores: list[Score]) -> int:
+    """What a cron job can act on: 0 every paper scored, cached or deliberately not sent;
+    3 the run was stopped (repeated failures; auth/model/endpoint errors raise earlier);
+    4 it finished, but some papers were left unscored (budget, failed batches)."""
+    from paperterm.scoring.halt import Halt
+    from paperterm.scoring.types import status_counts
+
+    if summary.halted is not None and (summary.halted.fatal
+                                       or summary.halted is Halt.FAILURE_STREAK):
+        return EXIT_STOPPED
+    if status_counts(scores)["unscored"]:
+        return EXIT_UNSCORED
+    return EXIT_OK
+
+
+class Progress:
+    """A progress bar on a terminal, plain lines otherwise."""
+
+    def __init__(self, total: int, out: TextIO) -> None:
+        self.total, self.out, self.bar = total, out, None
+        self.last_line = -1
+        if out.isatty():
+            from rich.console import Console
+            from rich.progress import Progress as Bar
+
+            self.bar = Bar(console=Console(file=out), transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task("scoring", total=total)
+
+    def update(self, scores: list[Score]) -> None:
+        from paperterm.scoring.types import status_counts
+
+        done = len(scores)
+        counts = status_counts(scores)
+        detail = ", ".join(f"{n} {k}" for k, n in counts.items() if n)
+        if self.bar is not None:
+            self.bar.update(self.task, completed=done, description=f"scoring ({detail})")
+        elif done * 10 // max(self.total, 1) != self.last_line or done == self.total:
+            self.last_line = done * 10 // max(self.total, 1)
+            print(f"scoring: {done}/{self.total} papers ({detail})", file=self.out, flush=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def format_summary(summary: RunSummary, scores: list[Score]) -> str:
+    from paperterm.scoring.types import status_counts
+
+    counts = status_counts(scores)
+    cost = "unknown" if summary.cost is None else f"${summary.cost:.4f}"
+    lines = [
+        f"model: {summary.model}",
+        f"tokens: prompt {summary.prompt_tokens:,} / completion {summary.completion_tokens:,} / "
+        f"total {summary.total_tokens:,}; cost {cost}; requests {summary.requests}",
+        f"papers: total {len(scores)} / scored {counts['scored']} / cached {counts['cached']} / "
+        f"unscored {counts['unscored']}"
+        + (f" / not sent (prefilter) {counts['prefiltered']}" if "prefiltered" in counts
+           else ""),
+    ]
+    earlier = summary.earlier_prompt_tokens + summary.earlier_completion_tokens
+    if counts["cached"] and earlier:
+        paid = "unknown" if summary.earlier_cost is None else f"${summary.earlier_cost:.4f}"
+        lines.append(f"cached scores: {earlier:,} tokens, {paid}, paid in earlier runs")
+    if summary.prefiltered:
+        saved = "unknown" if summary.saved_cost is None else f"${summary.saved_cost:.4f}"
+        lines.append(f"prefilter: {summary.prefiltered} papers not sent (local score kept); "
+                     f"saved about {summary.saved_tokens:,} tokens, {saved}")
+    if summary.stopped:
+        lines.append(f"stopped: {summary.stopped}")
+    lines.extend(summary.notices)
+    return "\n".join(lines)

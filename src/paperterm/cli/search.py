@@ -1,0 +1,55 @@
+"""`paperterm search QUERY`: full-text search over every cached paper, offline."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from paperterm.cli.errors import EXIT_OK, UserError
+from paperterm.cli.options import Options
+from paperterm.cli.session import open_store
+from paperterm.store import SearchHit, Selection
+from paperterm.store.fts import HIT_CLOSE, HIT_OPEN, match_expression
+
+
+def hit_record(hit: SearchHit, starred: bool) -> dict[str, object]:
+    p = hit.paper
+    return {
+        "id": p.id, "version": p.version, "title": p.title, "authors": list(p.authors),
+        "day": hit.day, "primary_category": p.primary_category, "relevance": hit.relevance,
+        "starred": starred, "rank": round(-hit.rank, 4),
+        "snippet": hit.snippet.replace(HIT_OPEN, "**").replace(HIT_CLOSE, "**"),
+        "url": p.abs_url,
+    }
+
+
+def _line(hit: SearchHit, starred: bool) -> str:
+    p = hit.paper
+    score = f"{hit.relevance:>2}" if hit.relevance is not None else " ·"
+    star = "★" if starred else " "
+    return f"{score} {star} {hit.day}  {p.id:<12} {p.title}  ({p.first_author})"
+
+
+def run(opts: Options) -> int:
+    query = " ".join(opts.terms)
+    if match_expression(query) is None:
+        raise UserError(f"nothing to search for in {query!r}: give at least one word")
+    notices: list[str] = []
+    store = open_store(notices)
+    for notice in notices:
+        print(f"note: {notice}", file=sys.stderr)
+    try:
+        sel = Selection(starred=opts.starred, tag=opts.tag, since=opts.since)
+        hits = store.search(query, limit=opts.limit, sel=sel)
+        starred = store.starred_ids() if hits else set()
+    finally:
+        store.close()
+    if opts.json:
+        json.dump([hit_record(h, h.paper.id in starred) for h in hits], sys.stdout,
+                  ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+    elif hits:
+        sys.stdout.write("".join(_line(h, h.paper.id in starred) + "\n" for h in hits))
+    else:
+        print(f"no cached paper matches {query!r}", file=sys.stderr)
+    return EXIT_OK

@@ -1,0 +1,154 @@
+"""From parsed options to a Session: config, topic, scoring settings, store, the loaded day."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from paperterm import paths
+from paperterm.cli.errors import EXIT_INSTEAD, EXIT_OK, EXIT_UNSCORED, UserError
+from paperterm.cli.options import Options
+from paperterm.config import Config, ConfigError, load_config
+from paperterm.models import Day, Topic
+from paperterm.session import Session
+from paperterm.settings import ScoringSettings
+from paperterm.store import Store, StoreError
+
+
+def load_user_config(opts: Options) -> Config:
+    try:
+        return load_config(opts.config)
+    except ConfigError as exc:
+        raise UserError(str(exc)) from None
+
+
+def bib_path(opts: Options, config: Config) -> Path:
+    return opts.bib.expanduser() if opts.bib else config.bib_file
+
+
+def _topic(opts: Options, config: Config, notices: list[str]) -> Topic:
+    from paperterm.topics import resolve_topic
+
+    try:
+        resolved = resolve_topic(opts.topic or config.topic, config)
+    except ConfigError as exc:
+        raise UserError(str(exc)) from None
+    if resolved.notice:
+        notices.append(resolved.notice)
+    return resolved.topic
+
+
+def _settings(opts: Options, config: Config) -> ScoringSettings:
+    settings = config.scoring.with_overrides(**opts.scoring)
+    if settings.scorer == "llm" and not settings.model:
+        raise UserError("--scorer llm needs a model: --model PROVIDER/MODEL or config `model`")
+    return settings
+
+
+def with_follows(topic: Topic, config: Config, store: Store) -> Topic:
+    """The topic following the config's authors, its own and those followed in the reader."""
+    from paperterm.follows import following
+
+    try:
+        in_reader = store.followed_authors()
+    except Exception:  # an unreadable table only loses the reader's follows this time
+        in_reader = []
+    return following(topic, config.follow, in_reader)
+
+
+def open_store(notices: list[str]) -> Store:
+    try:
+        store = Store.open(paths.database_file())
+    except StoreError as exc:
+        raise UserError(str(exc), 1) from None
+    if store.notice:
+        notices.append(store.notice)
+    return store
+
+
+def load_request(opts: Options, config: Config, topic: Topic):  # -> LoadRequest
+    from paperterm.sources.loader import LoadRequest
+
+    return LoadRequest(
+        categories=opts.category_list or list(topic.categories or config.categories),
+        announce_types=list(config.announce_types),
+        feed=opts.feed,
+        date=opts.date,
+        query=opts.query,
+        sample=opts.sample,
+        offline=opts.offline,
+        since=opts.since if opts.command != "search" else None,
+        refresh=opts.refresh,
+        max_results=opts.max_results or config.max_results,
+    )
+
+
+def _load(opts: Options, config: Config, topic: Topic, store: Store) -> Day:
+    from paperterm.sources.loader import LoadError, load_day
+
+    req = load_request(opts, config, topic)
+    try:
+        return load_day(req, store)
+    except LoadError as exc:
+        raise UserError(str(exc)) from None
+
+
+def open_session(opts: Options, load: Callable[[Store], Day] | None = None, *,
+                 defer_network: bool = False) -> Session:
+    """Load the day the options ask for (or what `load` makes of the store), with the store
+    left open (`session.close()`).
+
+    With `defer_network` (the reader), a day that needs the network is not loaded here: the
+    session's day is empty and `session.pending` says what to load in the background."""
+    from paperterm.sources.loader import (
+        cached_while_fetching,
+        loading_label,
+        loads_without_network,
+    )
+
+    config = load_user_config(opts)
+    notices: list[str] = []
+    topic = _topic(opts, config, notices)
+    settings = _settings(opts, config)  # a bad flag must fail before any loading
+    store = open_store(notices)
+    pending = None
+    try:
+        topic = with_follows(topic, config, store)
+        req = load_request(opts, config, topic)
+        if load is not None:
+            day = load(store)
+        elif defer_network and not loads_without_network(req, store):
+            pending = req  # the reader shows what it has at once, and fetches meanwhile
+            day = (cached_while_fetching(req, store)
+                   or Day([], loading_label(req), opts.date, "loading"))
+        else:
+            day = _load(opts, config, topic, store)
+    except BaseException:
+        store.close()
+        raise
+    day.notices[:0] = notices
+    return Session(
+        config=config, day=day, topic=topic, settings=settings, db_path=store.path,
+        bib_path=bib_path(opts, config), unicode_bib=opts.unicode or config.bibtex.unicode,
+        theme=opts.theme, store=store, pending=pending, request=req,
+        categories_fixed=opts.category_list is not None,
+    )
+
+
+def open_headless_session(opts: Options, load: Callable[[Store], Day] | None = None,
+                          ) -> Session:
+    """A session for a command without a screen: its notices go to stderr, one per line."""
+    s = open_session(opts, load)
+    for notice in s.day.notices:
+        print(f"note: {notice}", file=sys.stderr)
+    return s
+
+
+def honoured(s: Session, code: int) -> int:
+    """`code`, or EXIT_INSTEAD when the `--date`/`--query` asked for could not be loaded and
+    the command worked on another day (said once more, last, on stderr)."""
+    if not s.day.instead:
+        return code
+    print(f"paperterm: {s.day.instead}", file=sys.stderr)
+    return EXIT_INSTEAD if code in (EXIT_OK, EXIT_UNSCORED) else code

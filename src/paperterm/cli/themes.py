@@ -1,0 +1,25 @@
+"""`paperterm themes`: our themes, the user's and Textual's built-in ones; then every theme
+file that does not load, with the reason."""
+
+from __future__ import annotations
+
+from paperterm.cli.errors import EXIT_OK
+from paperterm.cli.options import Options
+from paperterm.cli.session import load_user_config
+
+
+def run(opts: Options) -> int:
+    from paperterm.theming import load_themes
+    from paperterm.tui.themes import builtin_theme_names
+
+    config = load_user_config(opts)
+    current = opts.theme or config.theme
+    themes, broken = load_themes(config)
+    ours = sorted((spec.name, spec.source) for spec in themes.values())
+    names = {name for name, _ in ours}
+    builtin = [(name, "textual built-in") for name in builtin_theme_names() if name not in names]
+    for name, source in [*ours, *builtin]:
+        print(f"{'*' if name == current else ' '} {name:<24} {source}")
+    for problem in broken:  # each names its file and what is wrong
+        print(f"! broken: {problem}")
+    return EXIT_OK

@@ -1,0 +1,32 @@
+"""`paperterm zotero`: send the selected papers to Zotero, desktop or web ([zotero])."""
+
+from __future__ import annotations
+
+import sys
+
+from paperterm.cli.errors import EXIT_ERROR, EXIT_OK
+from paperterm.cli.export import select_for_export
+from paperterm.cli.options import Options
+from paperterm.cli.session import honoured, open_headless_session
+
+
+def run(opts: Options) -> int:
+    from paperterm.zotero import ZoteroError, send_papers
+
+    s = open_headless_session(opts)
+    try:
+        papers, _ = select_for_export(opts, s)
+    finally:
+        s.close()
+    if not papers:
+        print("no papers selected: nothing sent to Zotero", file=sys.stderr)
+        return honoured(s, EXIT_OK)
+    try:
+        web = True if opts.web else False if opts.desktop else None
+        where = send_papers(papers, s.config.zotero, opts.collection, web)
+    except ZoteroError as exc:
+        print(f"paperterm: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    n = len(papers)
+    print(f"sent {n} paper{'s' * (n != 1)} to Zotero ({where})", file=sys.stderr)
+    return honoured(s, EXIT_OK)

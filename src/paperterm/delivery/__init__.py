@@ -1,0 +1,60 @@
+"""Delivering the digest: by e-mail (SMTP) and to a webhook (Slack, Discord, JSON), from
+`[delivery]` in the config. A day already delivered through a channel is not sent again
+through it (the store records each), unless forced.
+
+Public API: `deliver`, `Delivery`, `DeliveryError`, `DigestMessage`, `top_picks`."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from paperterm.config import DeliveryConfig
+from paperterm.delivery.mail import DeliveryError
+from paperterm.delivery.message import DigestMessage, top_picks
+
+if TYPE_CHECKING:
+    from paperterm.store import Store
+
+__all__ = ["Delivery", "DeliveryError", "DigestMessage", "deliver", "top_picks"]
+
+PASSWORD_ENV = "PAPERTERM_SMTP_PASSWORD"
+
+
+@dataclass
+class Delivery:
+    """What `deliver` did, per channel: sent, skipped (already sent) or failed (why)."""
+
+    sent: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+
+
+def deliver(m: DigestMessage, cfg: DeliveryConfig, store: Store, *,
+            force: bool = False) -> Delivery:
+    """Send `m` through every configured channel; one channel failing does not stop another."""
+    from paperterm.delivery.mail import build_email, send_email
+    from paperterm.delivery.webhook import post_webhook, webhook_host
+
+    out = Delivery()
+    channels = []
+    if cfg.email_to:
+        channels.append(("email", ", ".join(cfg.email_to),
+                         lambda: send_email(build_email(m, cfg), cfg,
+                                            os.environ.get(PASSWORD_ENV))))
+    if cfg.webhook_url:
+        channels.append(("webhook", f"{webhook_host(cfg.webhook_url)} ({cfg.webhook_format})",
+                         lambda: post_webhook(m, cfg.webhook_url, cfg.webhook_format)))
+    for channel, target, send in channels:
+        if not force and store.delivered(m.day, m.topic, channel) is not None:
+            out.skipped.append(f"{channel} to {target}")
+            continue
+        try:
+            send()
+        except DeliveryError as exc:
+            out.failed.append(str(exc))
+            continue
+        store.record_delivery(m.day, m.topic, channel, target)
+        out.sent.append(f"{channel} to {target}")
+    return out

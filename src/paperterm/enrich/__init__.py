@@ -1,0 +1,1 @@
+"""Enrichment: code links in abstracts, Hugging Face daily papers, Semantic Scholar."""

@@ -1,0 +1,137 @@
+"""The local score the reader shows: keywords (BM25), closeness to the topic (embeddings) and
+what the user taught it (a per-topic model), blended into one calibrated fine score.
+
+Each part is on a fixed scale, so the blend is too: keyword evidence through the BM25 curve,
+with how common each word is measured on a fixed reference (the bundled sample day);
+closeness as the paper's similarity to the topic against the same reference (its median is
+0, its 99th percentile 1); what the model learned as a lift up or down relative to the
+reference. The same paper gets the same value whatever else the day holds.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from paperterm.models import Paper, Topic
+from paperterm.scoring import local
+from paperterm.scoring.blend_cache import cached_blend, save_blend, training_examples
+from paperterm.scoring.follow import boost_followed
+from paperterm.scoring.learned import LIKE_MIN_SIMILARITY, LearnedModel, train
+from paperterm.scoring.semantic import embed_texts, paper_embeddings, topic_text
+from paperterm.scoring.types import Score
+
+if TYPE_CHECKING:
+    from paperterm.store import Example, Store
+
+KEYWORDS = 0.75  # share of the keyword evidence in the blend
+CLOSENESS = 0.25  # share of the closeness to the topic
+LEARNED = 0.3  # how far what the model learned moves a paper towards 1 (or towards 0)
+CLOSE_REASON = 0.6  # closeness from which the reason says so
+LIKE_MIN_LIFT = 0.3  # the learned lift from which the reason names the closest positive
+
+_background_lock = threading.Lock()
+_background: np.ndarray | None = None
+_reference: list[Paper] = []
+
+
+def reference_papers() -> list[Paper]:
+    """The bundled sample day (244 real papers): the fixed reference for how common a word
+    is and how close a paper is to a topic."""
+    with _background_lock:
+        if not _reference:
+            from paperterm.sources.feeds import parse_feed
+            from paperterm.sources.loader import sample_bytes
+
+            _reference.extend(parse_feed(sample_bytes()).papers)
+        return _reference
+
+
+def background(store: Store | None = None) -> np.ndarray:
+    """Embeddings of the reference papers (cached in the store like any paper's, and in
+    this process)."""
+    global _background
+    papers = reference_papers()
+    with _background_lock:
+        if _background is None:
+            vectors = paper_embeddings(store, papers)
+            if vectors is None:
+                return np.zeros((0, 0), dtype=np.float32)
+            _background = vectors
+        return _background
+
+
+def closeness(vectors: np.ndarray, topic: Topic, bg: np.ndarray) -> np.ndarray:
+    """Per paper: similarity to the topic, 0 at the background's median, 1 at its 99th
+    percentile and above."""
+    tv = embed_texts([topic_text(topic.name, topic.description, topic.keywords)])
+    if tv is None or not len(bg):
+        return np.zeros(len(vectors), dtype=np.float32)
+    ref = bg @ tv[0]
+    low, high = float(np.median(ref)), float(np.percentile(ref, 99))
+    return np.clip((vectors @ tv[0] - low) / max(high - low, 1e-6), 0.0, 1.0)
+
+
+def blend(bm25: Sequence[tuple[Score, float]], close: np.ndarray,
+          learned: np.ndarray | None = None, likes: Sequence[str | None] = ()) -> list[Score]:
+    """The blended scores: `bm25` from `local.scores_and_exclusions` (the exclusions damp the
+    closeness too), `close` per paper in [0, 1], `learned` the model's lift per paper in
+    [-1, 1] (None without a model), `likes` "your starred: <title>" per paper, for the
+    reason."""
+    out = []
+    close = close * np.array([factor for _, factor in bm25], dtype=np.float32)
+    for i, (s, _) in enumerate(bm25):
+        base = KEYWORDS * (s.fine or 0.0) + CLOSENESS * float(close[i])
+        reasons = [s.reason]
+        if float(close[i]) >= CLOSE_REASON:
+            reasons.append(f"close to the topic ({float(close[i]):.0%})")
+        if learned is not None:  # a lift towards 1 or a drop towards 0, by what it learned
+            lift = float(learned[i])
+            base += LEARNED * (1 - base) * lift if lift > 0 else LEARNED * base * lift
+            like = likes[i] if i < len(likes) else None
+            if like:
+                reasons.insert(0, f"like {like}")
+        reason = "; ".join(r for r in reasons if r != "no match" or len(reasons) == 1)
+        out.append(Score(s.paper_id, s.version, local.relevance_of(base, base > 0), None,
+                         reason, "scored", fine=base))
+    return out
+
+
+def _learned(store: Store | None, examples: Sequence[Example], vectors: np.ndarray,
+             ids: list[str], bg: np.ndarray) -> tuple[np.ndarray | None, list[str | None]]:
+    if not examples:
+        return None, []
+    texts = [Paper(e.id, None, e.title, (), e.abstract, (), "") for e in examples]
+    x = paper_embeddings(store, texts)
+    model: LearnedModel | None = train(examples, x, bg) if x is not None else None
+    if model is None:
+        return None, []
+    lift = model.lift(vectors)
+    best, sims = model.nearest(vectors, ids)
+    likes = [model.labels[int(b)] if up >= LIKE_MIN_LIFT and s >= LIKE_MIN_SIMILARITY
+             else None for b, s, up in zip(best, sims, lift, strict=True)]
+    return lift, likes
+
+
+def learned_local_scores(store: Store | None, day_key: str, papers: Sequence[Paper],
+                         topic: Topic, *, compute: bool = True) -> list[Score] | None:
+    """The blended local scores of `papers`: from the store's cache for this day, topic,
+    scorer and what the user taught it, else computed (loads the embedding model: call off
+    the UI thread) and cached. None when not cached and `compute` is False. Without the
+    embedding model: the keyword scores alone."""
+    examples = training_examples(store, topic)
+    cached = cached_blend(store, day_key, papers, topic, examples)
+    if cached is not None or not compute:
+        return cached
+    vectors = paper_embeddings(store, papers)
+    if vectors is None:  # no embedding model: the keyword scores (cached per day)
+        return local.cached_local_scores(store, day_key, papers, topic)
+    bm25 = local.scores_and_exclusions(papers, topic, reference_papers())
+    bg = background(store)
+    lift, likes = _learned(store, examples, vectors, [p.id for p in papers], bg)
+    scores = boost_followed(blend(bm25, closeness(vectors, topic, bg), lift, likes), papers, topic)
+    save_blend(store, day_key, papers, topic, examples, scores)
+    return scores

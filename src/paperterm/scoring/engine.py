@@ -1,0 +1,400 @@
+"""The engine: runs one Task over many papers, cached results first, then batched requests.
+
+It owns batching, bounded concurrency, rpm pacing, the budget, cancel, the failure streak,
+splitting a batch that is too long, and asking again about papers a reply left out. It does
+not know what a request says (`task`), how litellm is called (`provider`) or how long to
+wait after an error (`policy`). Every distinct paper ends with exactly one result passed to
+`on_results`: cached, newly done, or `task.unscored(paper, error)`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Generic, TypeVar
+
+from paperterm.models import Paper
+from paperterm.scoring import slots
+from paperterm.scoring.asking import Asker, Cancel, Outcome, drop, wait_cancel
+from paperterm.scoring.batching import batches
+from paperterm.scoring.budget import Budget
+from paperterm.scoring.cache import cached_results, earlier_totals, save_answer
+from paperterm.scoring.claims import WAIT_POLL, Claims
+from paperterm.scoring.estimate import CompletionEstimate
+from paperterm.scoring.halt import Halt, ScoringError, Stop, money
+from paperterm.scoring.pacing import Pacer
+from paperterm.scoring.policy import Fatal, Split
+from paperterm.scoring.pricing import how_to_price
+from paperterm.scoring.provider import Provider, Reply
+from paperterm.scoring.task import Parsed, Task
+from paperterm.scoring.types import RunSummary, ScoringSettings
+from paperterm.store import Store
+
+MAX_ROUNDS = 3  # times a paper may be asked about before it is given up
+FAIL_STREAK = 3  # batches failing in a row (no success between): the rest is not sent
+CANCEL_GRACE = 5.0  # seconds a cancelled run still waits for the answers it paid for
+SLOT_POLL = 0.05  # seconds between looks for a free slot held by another run
+
+R = TypeVar("R")
+ProgressCallback = Callable[[RunSummary], None]
+
+
+@dataclass
+class Batch:
+    papers: list[Paper]
+    round: int = 0  # how many replies about these papers came back unusable
+
+
+@dataclass
+class Flight:
+    """A request in flight: its batch, the dollars reserved for it, its reply ceiling."""
+
+    batch: Batch
+    reserved: float
+    max_tokens: int | None
+
+
+class Engine(Generic[R]):
+    """One run of `task` over distinct `papers`. Use once: `await Engine(...).run()`."""
+
+    def __init__(self, task: Task[R], papers: Sequence[Paper], settings: ScoringSettings,
+                 store: Store, *, on_results: Callable[[list[R]], None] | None = None,
+                 on_progress: ProgressCallback | None = None,
+                 cancel: Cancel | None = None, day: str | None = None) -> None:
+        self.task, self.papers, self.settings, self.store = task, list(papers), settings, store
+        self.on_results, self.on_progress, self.cancel = on_results, on_progress, cancel
+        self.summary = RunSummary(model=settings.model, total=len(self.papers))
+        self.final: dict[str, str | None] = {}  # paper id -> error (None: has a result)
+        self.options = settings.model_options
+        self.provider = Provider(settings.model, settings.api_base, settings.timeout,
+                                 self.options)
+        self.day = day or date.today().isoformat()  # the announcement day paid for
+        self.budget = Budget(settings.budget)
+        if settings.budget_period == "day" and self.budget.limited:
+            self.budget.spent = store.spent_on(self.day)  # earlier runs of the day count
+        self.slot_key = (settings.model, settings.api_base)
+        self.claims = Claims(store, task.key, settings.model, ttl=max(120.0, 6 * settings.timeout))
+        self.waiting: list[Paper] = []  # another process is asking about these
+        self.estimate = CompletionEstimate()
+        self.asker = Asker(self.provider, Pacer(settings.rpm), self._count_request)
+        self.pending: deque[Batch] = deque()
+        self.in_flight: dict[asyncio.Task[Outcome], Flight] = {}
+        self.stop: Stop | None = None  # why nothing more is sent (cancel, budget, failures)
+        self.fatal: Stop | None = None  # why the run ends with ScoringError
+        self.fail_streak = 0  # batches in a row that failed after all their retries
+
+    async def run(self) -> RunSummary:
+        """Cached results, then requests for the rest. Raises ScoringError on a fatal halt
+        (no model, unknown model, missing key, authentication, unreachable server...)."""
+        if not self.settings.model:
+            raise self._fail(Stop(Halt.NO_MODEL))
+        self._emit_cached()
+        self._progress()
+        todo = self._unfinished()
+        if not todo:
+            return self.summary
+        await self._setup()
+        self.pending.extend(Batch(chunk) for chunk in self._batches(todo))
+        try:
+            await self._loop()
+        finally:
+            await drop(list(self.in_flight))
+            self.claims.release()
+        if self.fatal is not None:
+            raise self._fail(self.fatal)
+        self._close_summary()
+        self._progress()
+        return self.summary
+
+    # -- results -------------------------------------------------------------------------
+
+    def _emit(self, results: dict[str, R], status: str, error: str | None = None) -> None:
+        if not results:
+            return
+        for pid in results:
+            self.final[pid] = error
+        s = self.summary
+        if status == "scored":
+            s.scored += len(results)
+        elif status == "cached":
+            s.cached += len(results)
+        else:
+            s.unscored += len(results)
+        if self.on_results is not None:
+            self.on_results(list(results.values()))
+
+    def _give_up(self, papers: Sequence[Paper], error: str) -> None:
+        self._emit({p.id: self.task.unscored(p, error) for p in papers if p.id not in self.final},
+                   "unscored", error)
+
+    def _unfinished(self) -> list[Paper]:
+        return [p for p in self.papers if p.id not in self.final]
+
+    def _progress(self) -> None:
+        if self.on_progress is not None:
+            self.on_progress(self.summary)
+
+    def _emit_cached(self) -> None:
+        model = self.settings.model
+        cached = cached_results(self.store, self.task, self.papers, model)
+        if cached:
+            earlier = [p for p in self.papers if p.id in cached]
+            s = self.summary
+            s.earlier_prompt_tokens, s.earlier_completion_tokens, s.earlier_cost = (
+                earlier_totals(self.store, self.task, earlier, model))
+        self._emit({p.id: cached[p.id] for p in self.papers if p.id in cached}, "cached")
+
+    # -- set-up and the end --------------------------------------------------------------
+
+    async def _setup(self) -> None:
+        stop = await self.provider.setup()
+        if stop is None and self.budget.limited and not self.provider.priced:
+            model = self.settings.model
+            stop = Stop(Halt.UNPRICED_BUDGET, facts={"model": model, "how": how_to_price(model),
+                                                      "budget": money(self.budget.limit)})
+        if stop is not None:
+            raise self._fail(stop)
+        self.asker.response_format = self.provider.response_format(self.task.response_schema)
+
+    def _batches(self, papers: list[Paper]) -> list[list[Paper]]:
+        context = self.options.context
+        base = self.provider.prompt_tokens(self.task.build_messages([])) if context else 0
+        return batches(papers, self.settings.batch_size, context=context, base_tokens=base,
+                       paper_tokens=lambda p: self.provider.prompt_tokens(
+                           self.task.build_messages([p])) - base,
+                       reply_tokens=self.estimate.max_tokens(1))
+
+    def _max_tokens(self, n_papers: int) -> int | None:
+        """The request's reply ceiling: the config's `max_tokens` (0: none), else the
+        expected reply with headroom."""
+        configured = self.options.max_tokens
+        if configured is not None:
+            return configured or None
+        return self.estimate.max_tokens(n_papers)
+
+    def _count_request(self) -> None:
+        self.summary.requests += 1
+
+    def _fail(self, stop: Stop) -> ScoringError:
+        self._give_up(self._unfinished(), stop.paper_error)
+        self.summary.stopped, self.summary.halted = stop.text, stop.halt
+        self._progress()
+        return ScoringError(stop.text, self.summary, stop.halt)
+
+    def _close_summary(self) -> None:
+        if self.stop is None:
+            return
+        error = self.stop.paper_error
+        left = sum(1 for e in self.final.values() if e == error)
+        self.summary.stopped, self.summary.halted = self.stop.stopped(left), self.stop.halt
+
+    def _halt(self, stop: Stop | None = None) -> None:
+        """Send nothing more: every paper still pending ends unscored with the halt's error
+        (a cancel overrides an earlier reason; the first other reason stays). Without
+        `stop`, applies the current halt to papers queued since."""
+        if stop is not None and (self.stop is None or stop.halt is Halt.CANCELLED):
+            self.stop = stop
+        if self.stop is None:
+            return
+        papers = [p for b in self.pending for p in b.papers] + self.waiting
+        self.pending.clear()
+        self.waiting = []
+        self._give_up(papers, self.stop.paper_error)
+
+    # -- the loop ------------------------------------------------------------------------
+
+    async def _loop(self) -> None:
+        cancelled = asyncio.ensure_future(wait_cancel(self.cancel)) if self.cancel else None
+        try:
+            while (self.pending or self.in_flight or self.waiting) and self.fatal is None:
+                if self.cancel is not None and self.cancel.is_set():
+                    self._halt(Stop(Halt.CANCELLED))
+                self._launch()
+                if not self.in_flight:
+                    if self.pending and self.stop is None:  # another run holds every slot
+                        await asyncio.sleep(SLOT_POLL)
+                        continue
+                    if self.waiting and self.stop is None:
+                        await self._await_others()
+                        continue
+                    break
+                waiting: set[asyncio.Future[object]] = set(self.in_flight)
+                if cancelled is not None:
+                    waiting.add(cancelled)
+                done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+                for request in done:
+                    if request in self.in_flight:
+                        self._settle(request)  # type: ignore[arg-type]
+                if cancelled is not None and cancelled in done and self.fatal is None:
+                    cancelled = None
+                    await self._cancel_in_flight()
+                self._progress()
+        finally:
+            if cancelled is not None:
+                cancelled.cancel()
+
+    def _launch(self) -> None:
+        """Start requests up to the concurrency limit (shared with any other run of this
+        model in the process), while the budget allows."""
+        limit = max(1, self.settings.concurrency)
+        while self.pending and len(self.in_flight) < limit and self.stop is None:
+            if not slots.take(self.slot_key, limit):
+                return
+            batch = self.pending.popleft()
+            mine, others = self.claims.take(batch.papers)
+            self.waiting.extend(others)
+            mine = self._not_cached_meanwhile(mine)
+            if not mine:
+                slots.give_back(self.slot_key)
+                continue
+            batch = Batch(mine, batch.round)
+            messages = self.task.build_messages(batch.papers)
+            max_tokens = self._max_tokens(len(batch.papers))
+            reserve = 0.0
+            if self.budget.limited:  # the most this request can cost (see `estimate`)
+                completion = max_tokens or 2 * self.estimate.expected(len(batch.papers))
+                reserve = self.provider.estimate_cost(messages, completion)
+            if not self.budget.reserve(reserve):
+                slots.give_back(self.slot_key)
+                self.claims.release(batch.papers)
+                self.pending.appendleft(batch)
+                period = f" for {self.day}" if self.settings.budget_period == "day" else ""
+                self._halt(Stop(Halt.BUDGET, facts={"budget": money(self.budget.limit),
+                                                    "period": period}))
+                return
+            request = asyncio.ensure_future(self.asker.ask(messages, max_tokens))
+            request.add_done_callback(lambda _: slots.give_back(self.slot_key))
+            self.in_flight[request] = Flight(batch, reserve, max_tokens)
+
+    async def _cancel_in_flight(self) -> None:
+        """Nothing more is sent; requests already in flight were paid for, so their
+        answers are still awaited (for up to CANCEL_GRACE seconds) and cached. What has
+        not arrived by then is dropped."""
+        self._halt(Stop(Halt.CANCELLED))
+        deadline = asyncio.get_running_loop().time() + CANCEL_GRACE
+        while self.in_flight:
+            left = deadline - asyncio.get_running_loop().time()
+            if left <= 0:
+                break
+            done, _ = await asyncio.wait(set(self.in_flight), timeout=left,
+                                         return_when=asyncio.FIRST_COMPLETED)
+            for request in done:
+                self._settle(request)
+        await drop(list(self.in_flight))
+        assert self.stop is not None
+        self._give_up([p for f in self.in_flight.values() for p in f.batch.papers],
+                      self.stop.paper_error)
+        self.in_flight.clear()
+
+    def _settle(self, request: asyncio.Task[Outcome]) -> None:
+        flight = self.in_flight.pop(request)
+        batch, estimate = flight.batch, flight.reserved
+        outcome = request.result()
+        if isinstance(outcome, Reply):
+            self.budget.settle(estimate, outcome.cost if outcome.cost is not None else estimate)
+            self.estimate.observe(outcome.completion_tokens, len(batch.papers))
+            self._record(batch, outcome)
+        else:
+            self.budget.settle(estimate)
+            if isinstance(outcome, Split) and len(batch.papers) > 1:
+                half = math.ceil(len(batch.papers) / 2)
+                self.pending.extendleft([Batch(batch.papers[half:], batch.round),
+                                         Batch(batch.papers[:half], batch.round)])
+            elif isinstance(outcome, Fatal):
+                self.fatal = outcome.stop
+            else:  # GiveUp, or a Split of a single paper
+                self._failed(batch, outcome.reason)
+        self._halt()  # papers re-queued just now, when the run is halted
+        self.claims.release([p for p in batch.papers if p.id in self.final])
+
+    async def _await_others(self) -> None:
+        """Papers another process is asking about: take its results from the cache when
+        they arrive; ask ourselves about those it gave up on (its claim ended)."""
+        await asyncio.sleep(WAIT_POLL)
+        papers, self.waiting = self.waiting, []
+        cached = cached_results(self.store, self.task, papers, self.settings.model)
+        self._emit({p.id: cached[p.id] for p in papers if p.id in cached}, "cached")
+        mine, others = self.claims.take([p for p in papers if p.id not in cached])
+        self.waiting = others
+        self.pending.extend(Batch(chunk) for chunk in self._batches(mine))
+
+    def _not_cached_meanwhile(self, papers: list[Paper]) -> list[Paper]:
+        """`papers` less those another process scored (and released) since they were queued:
+        those are emitted from the cache, never paid for twice."""
+        if not papers:
+            return papers
+        cached = cached_results(self.store, self.task, papers, self.settings.model)
+        if not cached:
+            return papers
+        self._emit(dict(cached), "cached")
+        self.claims.release([p for p in papers if p.id in cached])
+        return [p for p in papers if p.id not in cached]
+
+    def _failed(self, batch: Batch, reason: str) -> None:
+        self._give_up(batch.papers, reason)
+        self._count_failure(reason)
+
+    def _count_failure(self, reason: str) -> None:
+        """One more request in a row that gave nothing; enough of them stop the run."""
+        self.fail_streak += 1
+        if self.fail_streak >= FAIL_STREAK:  # the server is down or useless: stop asking
+            self._halt(Stop(Halt.FAILURE_STREAK, reason, {"streak": str(FAIL_STREAK)}))
+
+    def _record(self, batch: Batch, reply: Reply) -> None:
+        """Account, store and emit one answered request; re-queue what it left out."""
+        s = self.summary
+        s.prompt_tokens += reply.prompt_tokens
+        s.completion_tokens += reply.completion_tokens
+        s.cost = None if reply.cost is None or s.cost is None else s.cost + reply.cost
+        parsed = self._parse(reply, batch.papers)
+        s.unknown_ids += parsed.unknown_ids
+        by_id = {p.id: p for p in batch.papers}
+        rows = [self.task.to_row(by_id[pid], r) for pid, r in parsed.results.items()]
+        save_answer(self.store, self.task, model=self.settings.model,
+                    n_papers=len(batch.papers), prompt_tokens=reply.prompt_tokens,
+                    completion_tokens=reply.completion_tokens, cost=reply.cost, rows=rows,
+                    day=self.day)
+        self._emit(parsed.results, "scored")
+        if parsed.results:
+            self.fail_streak = 0
+        else:  # paid for, scored nothing: a failure for the stop-after-failures rule
+            self._count_failure(f"a paid reply scored nothing: {_why(parsed)}")
+        missing = [p for p in batch.papers if p.id not in parsed.results]
+        if missing and parsed.broken:  # never asked again: the batch fails with the reason
+            self._give_up(missing, f"unusable reply: {parsed.error}")
+        elif missing:
+            self._ask_again(batch, missing, parsed)
+
+    def _parse(self, reply: Reply, papers: list[Paper]) -> Parsed[R]:
+        """The reply's results; from the reasoning field when the answer itself has none
+        (some servers put the whole answer there). A reply that breaks the parser (nested
+        100,000 deep, ...) is a reply with no results, never a crash."""
+        parsed: Parsed[R] = Parsed(error="the reply was empty")
+        for text in (reply.text, reply.reasoning):
+            if not text:
+                continue
+            try:
+                parsed = self.task.parse(text, papers)
+            except (RecursionError, MemoryError, ValueError, TypeError) as exc:
+                parsed = Parsed(error=f"unreadable ({type(exc).__name__})", broken=True)
+            if parsed.results:
+                break
+        return parsed
+
+    def _ask_again(self, batch: Batch, missing: list[Paper], parsed: Parsed[R]) -> None:
+        if batch.round + 1 < MAX_ROUNDS:  # ask again, in batches half the size
+            size = max(1, math.ceil(len(batch.papers) / 2))
+            chunks = [missing[i : i + size] for i in range(0, len(missing), size)]
+            self.pending.extendleft(Batch(c, batch.round + 1) for c in reversed(chunks))
+            return
+        for p in missing:
+            why = parsed.rejected.get(p.id) or parsed.error or "missing from the reply"
+            self._give_up([p], f"no valid score after {MAX_ROUNDS} requests ({why})")
+
+
+def _why(parsed: Parsed[R]) -> str:
+    return parsed.error or next(iter(parsed.rejected.values()), "no valid entry for its papers")

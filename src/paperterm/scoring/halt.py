@@ -1,0 +1,108 @@
+"""Why a scoring run stops early: a `Halt` reason plus detail, and the text users see.
+
+Fatal halts end the run with `ScoringError` (configuration, authentication, an unreachable
+server); the others stop sending but return a summary (budget, cancel, a dead server).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from paperterm.hygiene import clean_line
+
+if TYPE_CHECKING:
+    from paperterm.scoring.types import RunSummary
+
+
+class Halt(Enum):
+    """Why nothing more is sent."""
+
+    NO_MODEL = "no_model"
+    UNKNOWN_MODEL = "unknown_model"
+    MISSING_KEY = "missing_key"
+    UNPRICED_BUDGET = "unpriced_budget"
+    AUTH = "auth"
+    MODEL_NOT_FOUND = "model_not_found"
+    QUOTA = "quota"
+    UNREACHABLE = "unreachable"
+    REJECTED = "rejected"
+    BUDGET = "budget"
+    CANCELLED = "cancelled"
+    FAILURE_STREAK = "failure_streak"
+
+    @property
+    def fatal(self) -> bool:
+        """True when the run ends with ScoringError rather than a summary."""
+        return self not in (Halt.BUDGET, Halt.CANCELLED, Halt.FAILURE_STREAK)
+
+
+# One template per reason; `detail` is always the provider's or our own explanation.
+_TEXT: dict[Halt, str] = {
+    Halt.NO_MODEL: "no model is set: set `model` (e.g. openai/gpt-4o-mini)",
+    Halt.UNKNOWN_MODEL: "unknown model or provider '{model}': {detail}",
+    Halt.MISSING_KEY: "{detail} is not set: the API key for {model} is read from the environment",
+    Halt.UNPRICED_BUDGET: "the price of {model} is unknown, so the budget of {budget} cannot be "
+                          "enforced: {how}, or set budget = 0 to score without a budget",
+    Halt.AUTH: "authentication failed for {model} (HTTP {status}): {hint} ({detail})",
+    Halt.MODEL_NOT_FOUND: "model {model} not found{where}: {detail}",
+    Halt.QUOTA: "quota exceeded for {model}: {detail}",
+    Halt.UNREACHABLE: "cannot connect to {where}: {detail}",
+    Halt.REJECTED: "the provider rejected the request for {model}: {detail}",
+    Halt.BUDGET: "budget of {budget}{period} reached",
+    Halt.CANCELLED: "cancelled",
+    Halt.FAILURE_STREAK: "{streak} batches in a row failed ({detail})",
+}
+
+
+class _Facts(dict):  # type: ignore[type-arg]
+    """Template values; a fact not given (e.g. an optional `period`) reads as nothing."""
+
+    def __missing__(self, key: str) -> str:
+        return ""
+
+
+@dataclass
+class Stop:
+    """One halt with its detail (already clean text) and the facts its message names."""
+
+    halt: Halt
+    detail: str = ""
+    facts: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        """The reason, on one clean line, as users read it."""
+        return clean_line(_TEXT[self.halt].format_map(_Facts(detail=self.detail, **self.facts)))
+
+    @property
+    def paper_error(self) -> str:
+        """The error of each paper this halt left unscored."""
+        if self.halt is Halt.FAILURE_STREAK:
+            return f"not sent: {self.text}"
+        return self.text
+
+    def stopped(self, left: int) -> str:
+        """`RunSummary.stopped`: the reason and, for a soft halt, what it left undone."""
+        if self.halt.fatal:
+            return self.text
+        if self.halt is Halt.FAILURE_STREAK:
+            return f"{self.text}: {left} papers not sent"
+        return f"{self.text}: {left} papers not scored"
+
+
+def money(dollars: float) -> str:
+    return f"${dollars:.2f}" if dollars >= 0.1 else f"${dollars:.4g}"
+
+
+class ScoringError(Exception):
+    """A configuration or authentication failure that stops the run. The message is one
+    line and never contains a key. `summary` (when set) is the run so far: scores already
+    obtained were emitted and cached before this was raised. `halt` says why."""
+
+    def __init__(self, message: str, summary: RunSummary | None = None,
+                 halt: Halt | None = None) -> None:
+        super().__init__(message)
+        self.summary = summary
+        self.halt = halt

@@ -1,0 +1,125 @@
+"""Moving between announcement days: the previous or next day (weekends and known holidays
+skipped), a typed date to jump to, this week's first day, and which days of a range still
+have to be fetched. Days come from the cache; a missing one is fetched unless offline."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import TYPE_CHECKING
+
+from paperterm.sources.calendar import WEEKEND, is_weekend
+
+if TYPE_CHECKING:
+    from paperterm.store import Store
+
+LOOKAHEAD = 31  # days of calendar searched for the previous / next announcement
+MAX_FILL = 5  # missing days of a multi-day view fetched at most (the most recent ones)
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where a move lands: `day` (None: nowhere, `notice` says why), whether it is cached,
+    and what to tell the user (skipped days)."""
+
+    day: date | None
+    cached: bool = False
+    notice: str | None = None
+
+
+def weekdays(start: date, end: date) -> list[date]:
+    """The Monday-to-Friday dates in [start, end], in order."""
+    out, d = [], start
+    while d <= end:
+        if not is_weekend(d):
+            out.append(d)
+        d += timedelta(days=1)
+    return out
+
+
+def week_start(today: date) -> date:
+    """Monday of the week holding `today` ("this week")."""
+    return today - timedelta(days=today.weekday())
+
+
+def _skipped(days: list[date], why: str) -> str | None:
+    if not days:
+        return None
+    shown = ", ".join(f"{d:%a %m-%d}" for d in days[:5])
+    more = f" and {len(days) - 5} more" if len(days) > 5 else ""
+    return f"skipped {shown}{more} ({why})"
+
+
+def neighbour(store: Store, feed: str, day: date, step: int, today: date, *,
+              offline: bool = False) -> Target:
+    """The announcement day before (step -1) or after (step 1) `day` for this feed."""
+    where = "before" if step < 0 else "after"
+    if step > 0 and day >= today:
+        return Target(None, notice=f"{day.isoformat()} is the latest announcement (today is "
+                      f"{today.isoformat()})")
+    if offline:
+        found = store.nearest_cached_day(feed, day, step)
+        if found is None or found > today:
+            return Target(None, notice=f"Offline: no cached announcement {where} "
+                          f"{day.isoformat()}")
+        lo, hi = sorted((day, found))
+        between = [d for d in weekdays(lo, hi) if d not in (lo, hi)]
+        return Target(found, True, _skipped(between, "not cached; offline"))
+    lo, hi = sorted((day + timedelta(days=step * LOOKAHEAD), day))
+    cached = store.cached_days(feed, lo, hi)
+    empty = store.empty_days(feed, lo, hi)
+    holidays: list[date] = []
+    d = day
+    for _ in range(LOOKAHEAD):
+        d += timedelta(days=step)
+        if step > 0 and d > today:
+            break
+        if is_weekend(d):
+            continue
+        if d in cached:
+            return Target(d, True, _skipped(holidays, "no announcement: holidays"))
+        if d in empty:
+            holidays.append(d)
+            continue
+        return Target(d, False, _skipped(holidays, "no announcement: holidays"))
+    return Target(None, notice=f"No announcement {where} {day.isoformat()} "
+                  f"within {LOOKAHEAD} days")
+
+
+def parse_jump(text: str, today: date) -> tuple[date, str | None]:
+    """The announcement day a typed date means, and a notice when it is not that date.
+
+    Accepts YYYY-MM-DD, "today" and "yesterday"; a weekend date means the Friday before.
+    Raises ValueError with a one-line message for anything else, or a future date."""
+    word = text.strip().lower()
+    named = {"today": today, "yesterday": today - timedelta(days=1)}
+    if word in named:
+        wanted = named[word]
+    else:
+        try:
+            wanted = date.fromisoformat(word)
+        except ValueError:
+            raise ValueError(f"not a date: {text.strip()[:40]!r} (expected YYYY-MM-DD, "
+                             "today or yesterday)") from None
+    if wanted > today:
+        raise ValueError(f"{wanted.isoformat()} is in the future (today is "
+                         f"{today.isoformat()})")
+    day = wanted
+    while is_weekend(day):
+        day -= timedelta(days=1)
+    if day == wanted:
+        return day, None
+    return day, (f"{wanted.isoformat()} is a {wanted:%A}: {WEEKEND}; showing "
+                 f"{day:%A} {day.isoformat()}")
+
+
+def missing_days(store: Store, feed: str, since: date, today: date) -> list[date]:
+    """Weekdays in [since, today] with nothing cached for this feed and not known to be
+    empty, oldest first. Today counts once fetched today (arXiv may not have announced)."""
+    if since > today:
+        return []
+    cached = store.cached_days(feed, since, today)
+    empty = store.empty_days(feed, since, today)
+    if store.fetch_record(feed, today) is not None:
+        empty.add(today)
+    return [d for d in weekdays(since, today) if d not in cached and d not in empty]

@@ -1,0 +1,168 @@
+"""Polite HTTP to arXiv: one request at a time, paced, with a total deadline, retries while
+arXiv is busy (honouring Retry-After), and a User-Agent that says who we are.
+
+`get` does all of it for a plain GET (the RSS feed); the arXiv API search, which goes
+through the `arxiv` package, uses the parts: `pacer`, `polite` (pacing and retries), `Busy`,
+`finish_within` (the total deadline) and `NetworkError`.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+from paperterm import __version__
+
+USER_AGENT = f"paperterm/{__version__} (terminal arXiv reader; https://pypi.org/project/paperterm)"
+TIMEOUT = 20.0
+MIN_INTERVAL = 3.0  # arXiv asks for at least 3 s between API requests
+RETRIES = 3
+
+T = TypeVar("T")
+
+
+class NetworkError(Exception):
+    """arXiv could not be reached or answered with an error; the message is for the user."""
+
+
+class Pacer:
+    """At most one request at a time, at least `interval` seconds apart."""
+
+    def __init__(self, interval: float) -> None:
+        self.interval = interval
+        self._lock = threading.Lock()
+        self._last = 0.0
+
+    def run(self, fn: Callable[[], T]) -> T:
+        with self._lock:
+            wait = self._last + self.interval - time.monotonic()
+            if wait > 0:
+                time.sleep(wait)
+            try:
+                return fn()
+            finally:
+                self._last = time.monotonic()
+
+
+pacer = Pacer(MIN_INTERVAL)  # shared by every request to arXiv (RSS and API)
+
+
+def backoff_seconds(attempt: int, retry_after: str | None) -> float:
+    """How long to wait before retry number `attempt` (0-based) after a 'busy' answer."""
+    if retry_after and retry_after.strip().isdigit():
+        return min(float(retry_after), 60.0)
+    return min(2.0 ** (attempt + 1), 30.0) + random.uniform(0, 1)
+
+
+class Busy(Exception):
+    """arXiv asked us to come back later (HTTP 429 or 503); raised by an exchange that
+    `polite` should retry."""
+
+    def __init__(self, status: int, retry_after: str | None = None) -> None:
+        super().__init__(status)
+        self.status, self.retry_after = status, retry_after
+
+
+class _TooSlow(Exception):
+    """The answer did not complete within the deadline."""
+
+
+def polite(exchange: Callable[[], T], what: str) -> T:
+    """Run `exchange` (one request to arXiv, or one search) through the shared pacer; while
+    it raises Busy, wait (backoff_seconds) and run it again, at most RETRIES more times.
+
+    `what` names the source in the message of the NetworkError raised when arXiv stays busy.
+    """
+    for attempt in range(RETRIES + 1):
+        try:
+            return pacer.run(exchange)
+        except Busy as exc:
+            if attempt < RETRIES:
+                time.sleep(backoff_seconds(attempt, exc.retry_after))
+                continue
+            raise NetworkError(f"{what}: arXiv answered HTTP {exc.status} (busy)") from None
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def too_slow(what: str, seconds: float) -> NetworkError:
+    """The error for an answer that did not complete within `seconds`."""
+    return NetworkError(f"{what}: arXiv did not finish answering within {seconds:g} s")
+
+
+def finish_within(work: Callable[[threading.Event], T], seconds: float, what: str) -> T:
+    """Run blocking `work` with a total deadline; raises too_slow(what, seconds) after it.
+
+    For work whose reads we do not control (a socket timeout bounds each read, not the
+    total). `work` runs in a daemon thread, which cannot block the interpreter's exit; after
+    the deadline the event it is given is set and it should stop as soon as it can (it cannot
+    be interrupted in the middle of a read). Its exceptions are raised here.
+    """
+    outcome: dict[str, object] = {}
+    stop = threading.Event()
+
+    def run() -> None:
+        try:
+            outcome["value"] = work(stop)
+        except BaseException as exc:  # handed over to the caller's thread
+            outcome["error"] = exc
+
+    worker = threading.Thread(target=run, name=f"paperterm {what}", daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive():
+        stop.set()
+        raise too_slow(what, seconds)
+    if "error" in outcome:
+        raise outcome["error"]  # type: ignore[misc]
+    return outcome["value"]  # type: ignore[return-value]
+
+
+def get(url: str, what: str, timeout: float = TIMEOUT) -> bytes:
+    """GET `url` politely; `what` names the source in error messages ("RSS feed").
+
+    Each attempt must finish within `timeout` seconds in total. Raises NetworkError, with a
+    one-line message for the user, for every failure.
+    """
+    return polite(lambda: _get_once(url, what, timeout), what)
+
+
+def _get_once(url: str, what: str, timeout: float) -> bytes:
+    """One GET, its failures as NetworkError (or Busy)."""
+    import http.client  # here, not at the top: a start from the cache needs no HTTP
+    import urllib.error
+
+    try:
+        return _read(url, timeout)
+    except _TooSlow:
+        raise too_slow(what, timeout) from None
+    except urllib.error.HTTPError as exc:
+        if exc.code in (429, 503):
+            raise Busy(exc.code, exc.headers.get("Retry-After")) from None
+        raise NetworkError(f"{what}: arXiv answered HTTP {exc.code} {exc.reason}") from None
+    except (urllib.error.URLError, TimeoutError, OSError) as exc:
+        reason = " ".join(str(getattr(exc, "reason", exc)).split())  # one line
+        raise NetworkError(f"{what}: arXiv is unreachable ({reason})") from None
+    except http.client.HTTPException as exc:  # garbage or a truncated answer
+        raise NetworkError(f"{what}: broken answer from arXiv ({type(exc).__name__})") from None
+
+
+def _read(url: str, timeout: float) -> bytes:
+    """The body at `url`; the whole exchange must finish within `timeout` seconds.
+
+    The socket timeout alone bounds each read, not the total: a server that trickles a
+    byte now and then would otherwise keep us waiting forever.
+    """
+    import urllib.request
+
+    deadline = time.monotonic() + timeout
+    req = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
+    chunks: list[bytes] = []
+    with urllib.request.urlopen(req, timeout=timeout) as resp:
+        while chunk := resp.read1(65536):  # read() would wait for all 64 KiB
+            chunks.append(chunk)
+            if time.monotonic() > deadline:
+                raise _TooSlow
+    return b"".join(chunks)

@@ -1,0 +1,344 @@
+"""Decide where the day's papers come from: file, cache, arXiv RSS/API, or the bundled sample."""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, replace
+from datetime import date
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from paperterm.models import Day, Paper
+from paperterm.sources import calendar, daynav, http
+from paperterm.sources.calendar import WEEKEND
+from paperterm.store import Store
+
+if TYPE_CHECKING:
+    from paperterm.sources.feeds import ParsedFeed
+
+
+class _OnFirstUse:
+    """A module imported when first used: a start on a cached day reads no file and no
+    network, and the reader paints sooner without the feed parser (lxml) and HTTP stack."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(importlib.import_module(self._name), attr)
+
+
+arxiv_api = _OnFirstUse("paperterm.sources.arxiv_api")
+rss = _OnFirstUse("paperterm.sources.rss")
+
+
+def parse_feed(data: bytes) -> ParsedFeed:
+    from paperterm.sources.feeds import parse_feed as parse
+
+    return parse(data)
+
+
+SAMPLE_NAME = "sample-2026-02-25.xml"
+
+
+class LoadError(Exception):
+    """The user asked for something that cannot be loaded (e.g. a broken --feed file)."""
+
+
+@dataclass
+class LoadRequest:
+    categories: list[str]
+    announce_types: list[str]
+    feed: Path | None = None
+    date: date | None = None
+    query: str | None = None
+    sample: bool = False
+    offline: bool = False
+    max_results: int = 200
+    since: date | None = None
+    timeout: float = http.TIMEOUT
+    refresh: bool = False  # fetch today's feed again even if it was fetched today
+
+    @property
+    def feed_key(self) -> str:
+        return "+".join(sorted(self.categories))
+
+
+def sample_bytes() -> bytes:
+    return resources.files("paperterm").joinpath("data", SAMPLE_NAME).read_bytes()
+
+
+def loads_without_network(req: LoadRequest, store: Store) -> bool:
+    """Whether `load_day(req, store)` can answer from files and the cache alone (the reader
+    then opens on the day at once; otherwise it loads in the background)."""
+    if req.feed is not None or req.sample or req.offline:
+        return True
+    if req.query:
+        return False
+    if req.since:
+        return not daynav.missing_days(store, req.feed_key, req.since, calendar.eastern_today())
+    if req.date:
+        return bool(store.day_papers(req.feed_key, req.date)) or calendar.is_weekend(req.date)
+    today = calendar.eastern_today()
+    record = store.fetch_record(req.feed_key, today)
+    if record is None or req.refresh:
+        return False
+    if record["day"]:
+        return not calendar.cached_day_is_stale(today, date.fromisoformat(record["day"]),
+                                                record["fetched_at"])
+    return calendar.empty_answer_is_final(today, record["fetched_at"])
+
+
+def cached_while_fetching(req: LoadRequest, store: Store) -> Day | None:
+    """Today's announcement as fetched earlier today, to show while it is fetched again (it
+    was an older day and a new fetch is due, or `--refresh`); None if none was fetched."""
+    if req.feed is not None or req.sample or req.query or req.date or req.since:
+        return None
+    record = store.fetch_record(req.feed_key, calendar.eastern_today())
+    if record is None or not record["day"]:
+        return None
+    return load_day(replace(req, offline=True, refresh=False), store)
+
+
+def loading_label(req: LoadRequest) -> str:
+    """What the reader says while `req` loads in the background."""
+    if req.query:
+        return f"searching arXiv for {req.query!r}…"
+    what = "+".join(req.categories)
+    when = f" for {req.date.isoformat()}" if req.date else ""
+    return f"loading {what}{when} from arXiv…"
+
+
+def load_day(req: LoadRequest, store: Store) -> Day:
+    """Load what the request asks for; never raises for network trouble (falls back instead)."""
+    if req.feed is not None:
+        day = _from_file(req.feed, store)
+    elif req.sample:
+        day = _sample(store)
+    elif req.query:
+        day = _query(req, store)
+    elif req.since:
+        day = _since(req, store)
+    elif req.date:
+        day = _past_day(req, store)
+    else:
+        day = _today(req, store)
+    return _filtered(day, req.announce_types)
+
+
+def _filtered(day: Day, announce_types: list[str]) -> Day:
+    if day.source == "query":
+        return day
+    kept = [p for p in day.papers if p.announce_type in announce_types]
+    hidden = len(day.papers) - len(kept)
+    if hidden:
+        day.notices.append(
+            f"{hidden} announcement(s) of other types hidden (config announce_types = "
+            f"{announce_types})."
+        )
+    return replace(day, papers=kept)
+
+
+def _parse_file(path: Path) -> ParsedFeed:
+    from paperterm.sources.feeds import FeedError
+
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise LoadError(f"{path}: cannot read feed ({exc.strerror})") from None
+    try:
+        return parse_feed(data)
+    except FeedError as exc:
+        raise LoadError(f"{path}: not a readable arXiv feed: {exc}") from None
+
+
+def _skipped_notice(parsed: ParsedFeed, where: str) -> list[str]:
+    if not parsed.skipped:
+        return []
+    first = "; ".join(parsed.skipped[:3])
+    return [f"{where}: {len(parsed.skipped)} item(s) could not be read ({first})"]
+
+
+def load_day_at(req: LoadRequest, db_path: Path) -> Day:
+    """`load_day` with a store of its own on `db_path` (for a worker thread: SQLite
+    connections stay in the thread that opened them)."""
+    store = Store.open(db_path)
+    try:
+        return load_day(req, store)
+    finally:
+        store.close()
+
+
+def _from_file(path: Path, store: Store) -> Day:
+    parsed = _parse_file(path)
+    # a day saved from rss.arxiv.org is the same announcement a live fetch would cache: file it
+    # under the same key, so `--date` and the weekend fallback find it later
+    key = "+".join(sorted(parsed.categories)) if parsed.categories else f"file:{path.name}"
+    store.save_day(key, parsed.day, parsed.papers, source="feed")
+    label = parsed.day.isoformat() if parsed.day else path.name
+    notices = _skipped_notice(parsed, str(path))
+    if not parsed.papers:
+        notices.append(f"{path}: the feed has no papers (weekend or holiday edition?).")
+    return Day(parsed.papers, label, parsed.day, "feed", notices=notices)
+
+
+def _sample(store: Store, why: str | None = None) -> Day:
+    """The bundled sample day; a fallback (`why`) says so, `--sample` asked for it: no
+    notice (the header still marks it "sample")."""
+    parsed = parse_feed(sample_bytes())
+    store.save_day("sample", parsed.day, parsed.papers, source="sample")
+    label = parsed.day.isoformat() if parsed.day else "sample"
+    shown = f"showing the bundled sample day ({label}), not today's papers."
+    notices = [f"{why.rstrip('.')}: {shown}"] if why else []
+    return Day(parsed.papers, label, parsed.day, "sample", notices=notices)
+
+
+def _cached_or_sample(req: LoadRequest, store: Store, why: str) -> Day:
+    latest = store.latest_day(req.feed_key)
+    if latest is not None:
+        papers = store.day_papers(req.feed_key, latest)
+        return Day(papers, latest.isoformat(), latest, "cache",
+                   approximate=store.is_approximate(req.feed_key, latest),
+                   notices=[f"{why.rstrip('.')}: showing the most recent cached day, "
+                            f"{latest.isoformat()}."])
+    return _sample(store, why)
+
+
+def _today(req: LoadRequest, store: Store) -> Day:
+    today = calendar.eastern_today()
+    record = None if req.refresh and not req.offline else store.fetch_record(req.feed_key, today)
+    if record is not None:  # fetched earlier today: no network, unless an older day is stale
+        if record["day"]:
+            d = date.fromisoformat(record["day"])
+            if req.offline or not calendar.cached_day_is_stale(today, d, record["fetched_at"]):
+                return Day(store.day_papers(req.feed_key, d), d.isoformat(), d, "cache",
+                           notices=_which(d, today))
+        # an empty feed: final for a while (calendar.empty_answer_is_final)
+        elif calendar.empty_answer_is_final(today, record["fetched_at"]) or req.offline:
+            return _no_announcement(req, store, today)
+    if req.offline:
+        return _cached_or_sample(req, store, "Offline")
+    try:
+        parsed = rss.fetch_rss(req.categories, timeout=req.timeout)
+    except http.NetworkError as exc:
+        if record is not None and record["day"]:  # a re-fetch failed: the cached day stands
+            d = date.fromisoformat(record["day"])
+            return Day(store.day_papers(req.feed_key, d), d.isoformat(), d, "cache",
+                       notices=[f"{exc}: showing the cached {d.isoformat()}", *_which(d, today)])
+        return _cached_or_sample(req, store, str(exc))
+    if not parsed.papers:
+        store.save_day(req.feed_key, None, [], source="rss", fetched_for=today)
+        return _no_announcement(req, store, today)
+    day = calendar.announced_day(parsed.day, today)
+    store.save_day(req.feed_key, day, parsed.papers, source="rss", fetched_for=today)
+    return Day(parsed.papers, day.isoformat(), day, "rss",
+               notices=[*_skipped_notice(parsed, "RSS feed"), *_which(day, today)])
+
+
+def _no_announcement(req: LoadRequest, store: Store, today: date) -> Day:
+    """Today's feed is empty: the latest cached day (or the sample), marked as not today's."""
+    why = calendar.no_announcement_reason(today)
+    return replace(_cached_or_sample(req, store, why),
+                   no_announcement=f"no announcement on {today.isoformat()}: {why}")
+
+
+def _instead(day: Day, asked: str, why: str) -> Day:
+    """`day` stands in for `asked`, which could not be loaded because of `why`."""
+    shown = "the bundled sample day" if day.source == "sample" else "the most recent cached day"
+    return replace(day, instead=f"{asked} could not be loaded ({why.rstrip('.')}); "
+                                f"this is {shown}, {day.label}")
+
+
+def _which(day: date, today: date) -> list[str]:
+    notice = calendar.which_announcement(day, today)
+    return [notice] if notice else []
+
+
+def _past_day(req: LoadRequest, store: Store) -> Day:
+    assert req.date is not None
+    papers = store.day_papers(req.feed_key, req.date)
+    if papers:
+        approx = store.is_approximate(req.feed_key, req.date)
+        return Day(papers, req.date.isoformat(), req.date, "cache", approximate=approx)
+    if calendar.is_weekend(req.date):
+        notice = f"{req.date.isoformat()} is a {req.date:%A}: {WEEKEND}"
+        return Day([], req.date.isoformat(), req.date, "api", notices=[notice])
+    asked = f"--date {req.date.isoformat()}"
+    if req.offline:
+        why = f"{req.date.isoformat()} is not cached and offline"
+        return _instead(_cached_or_sample(req, store, why), asked, why)
+    query = arxiv_api.submission_window_query(req.date, req.categories)
+    try:
+        found = arxiv_api.search(query, req.max_results, timeout=req.timeout)
+    except http.NetworkError as exc:
+        return _instead(_cached_or_sample(req, store, str(exc)), asked, str(exc))
+    cats = set(req.categories)
+    papers = [p if p.primary_category in cats else replace(p, announce_type="cross")
+              for p in found]
+    store.save_day(req.feed_key, req.date, papers, source="api",
+                   fetched_for=f"api:{req.date.isoformat()}", approximate=True)
+    notices = [f"{req.date.isoformat()} is approximated from arXiv API submission dates "
+               "(the announcement list itself is not archived)."]
+    if not found:
+        notices.append(f"The arXiv API returned no papers for {req.date.isoformat()}.")
+    elif len(found) >= req.max_results:
+        notices.append(f"Only the first {req.max_results} papers (max_results).")
+    return Day(papers, req.date.isoformat(), req.date, "api", approximate=True, notices=notices)
+
+
+def _query(req: LoadRequest, store: Store) -> Day:
+    assert req.query is not None
+    label = f"query: {req.query}"
+    if req.offline:  # search what is cached instead, ranked, offline
+        found = [h.paper for h in store.search(req.query, limit=req.max_results)]
+        return Day(found, label, None, "query", notices=[
+            f"Offline: {len(found)} cached paper(s) match {req.query!r} (the cache was "
+            "searched, not arXiv)."])
+    try:
+        papers: list[Paper] = arxiv_api.search(req.query, req.max_results, timeout=req.timeout)
+    except http.NetworkError as exc:
+        return _instead(_cached_or_sample(req, store, str(exc)), f"--query {req.query!r}",
+                        str(exc))
+    store.save_day(f"query:{req.query}", None, papers, source="query")
+    notices = [] if papers else [f"No papers match {req.query!r}."]
+    return Day(papers, label, None, "query", notices=notices)
+
+
+def _since(req: LoadRequest, store: Store) -> Day:
+    """Every paper announced on or after `req.since`, newest day first, with its day; the
+    most recent missing days are fetched first (unless offline)."""
+    assert req.since is not None
+    notices = _fill_days(req, store)
+    found = store.announced_since(req.since)
+    days = sorted({d for _, d in found})
+    if not found:
+        notices.append(f"No cached papers since {req.since.isoformat()}.")
+    label = f"since {req.since.isoformat()} ({len(days)} days)"
+    return Day([p for p, _ in found], label, None, "cache", notices=notices,
+               paper_days={p.id: d for p, d in found})
+
+
+def _fill_days(req: LoadRequest, store: Store) -> list[str]:
+    """Fetch the missing weekdays since `req.since` (at most MAX_FILL, the newest)."""
+    assert req.since is not None
+    today = calendar.eastern_today()
+    missing = daynav.missing_days(store, req.feed_key, req.since, today)
+    if not missing:
+        return []
+    shown = ", ".join(d.isoformat() for d in missing[:3]) + (" …" if len(missing) > 3 else "")
+    if req.offline:
+        return [f"Offline: {len(missing)} day(s) since {req.since.isoformat()} are not "
+                f"cached ({shown})."]
+    notices = []
+    for d in reversed(missing[-daynav.MAX_FILL:]):
+        one = replace(req, since=None, date=None if d == today else d)
+        got = _today(one, store) if d == today else _past_day(one, store)
+        if d in daynav.missing_days(store, req.feed_key, d, d):  # fell back: network down
+            why = got.notices[0] if got.notices else "no answer"
+            notices.append(f"could not fetch {d.isoformat()}: {why}")
+            break
+    if len(missing) > daynav.MAX_FILL:
+        notices.append(f"{len(missing) - daynav.MAX_FILL} older day(s) are not cached: open "
+                       "them with --date (or [ in the reader) to fetch them.")
+    return notices

@@ -1,0 +1,21 @@
+"""Today's announcement from rss.arxiv.org: one request for all categories."""
+
+from __future__ import annotations
+
+import os
+
+from paperterm.sources import http
+from paperterm.sources.feeds import FeedError, ParsedFeed, parse_feed
+
+RSS_URL = "https://rss.arxiv.org/rss/{cats}"  # PAPERTERM_RSS_URL overrides it ({cats} kept)
+
+
+def fetch_rss(categories: list[str], timeout: float = http.TIMEOUT) -> ParsedFeed:
+    """Today's announcement for all categories in one request; raises http.NetworkError."""
+    base = os.environ.get("PAPERTERM_RSS_URL", RSS_URL)
+    url = base.format(cats="+".join(categories))
+    data = http.get(url, "RSS feed", timeout)
+    try:
+        return parse_feed(data)
+    except FeedError as exc:
+        raise http.NetworkError(f"RSS feed from {url} is unreadable: {exc}") from None

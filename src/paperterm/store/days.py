@@ -1,0 +1,61 @@
+"""Announcement days in the cache: which days of a feed are cached or known to be empty, the
+nearest cached day, and the papers announced over a range of days. Every query reads an
+index over (feed, day) or (day), so its cost follows the days asked for, not the cache size.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from paperterm.models import Paper
+from paperterm.store.db import Database
+from paperterm.store.papers import _row_paper
+
+
+class DayQueries(Database):
+    def cached_days(self, feed: str, start: date, end: date) -> set[date]:
+        """The days in [start, end] with at least one announcement of this feed."""
+        rows = self.conn.execute(
+            "SELECT DISTINCT day FROM announcements WHERE feed = ? AND day BETWEEN ? AND ?",
+            (feed, start.isoformat(), end.isoformat()))
+        return {date.fromisoformat(r[0]) for r in rows}
+
+    def empty_days(self, feed: str, start: date, end: date) -> set[date]:
+        """Days in [start, end] arXiv was asked about and announced nothing for this feed
+        (holidays): an API answer without papers, or an empty RSS feed fetched that day."""
+        rows = self.conn.execute(
+            """SELECT CASE WHEN fetched_for LIKE 'api:%' THEN substr(fetched_for, 5)
+                           ELSE fetched_for END AS d FROM fetches
+               WHERE feed = ? AND ((fetched_for BETWEEN ? AND ? AND day IS NULL)
+                     OR fetched_for BETWEEN ? AND ?)""",
+            (feed, start.isoformat(), end.isoformat(), f"api:{start.isoformat()}",
+             f"api:{end.isoformat()}")).fetchall()
+        asked = {date.fromisoformat(r[0]) for r in rows}
+        return asked - self.cached_days(feed, start, end)
+
+    def nearest_cached_day(self, feed: str, day: date, step: int) -> date | None:
+        """The closest cached day of this feed strictly before (step < 0) or after `day`."""
+        sql = ("SELECT max(day) FROM announcements WHERE feed = ? AND day < ?" if step < 0
+               else "SELECT min(day) FROM announcements WHERE feed = ? AND day > ?")
+        value = self.conn.execute(sql, (feed, day.isoformat())).fetchone()[0]
+        return date.fromisoformat(value) if value else None
+
+    def announced_since(self, since: date, until: date | None = None,
+                        ) -> list[tuple[Paper, str]]:
+        """Papers first announced on a day in [since, until] (any feed), with that day,
+        newest day first: the latest cached version of each."""
+        until_sql = "AND day <= ?" if until else ""
+        args = [since.isoformat(), *([until.isoformat()] if until else [])]
+        rows = self.conn.execute(
+            f"""SELECT p.*, a.day AS day,
+                       (SELECT announce_type FROM announcements b
+                        WHERE b.id = a.id AND b.day = a.day LIMIT 1) AS announce_type
+                FROM (SELECT id, min(day) AS day FROM announcements
+                      INDEXED BY announcements_by_day
+                      WHERE day >= ? {until_sql} GROUP BY id) a
+                JOIN papers p ON p.id = a.id
+                     AND p.version = (SELECT max(version) FROM papers WHERE id = a.id)
+                WHERE NOT EXISTS (SELECT 1 FROM announcements c
+                                  WHERE c.id = a.id AND c.day < a.day)
+                ORDER BY a.day DESC, p.id""", args).fetchall()
+        return [(_row_paper(r), r["day"]) for r in rows]

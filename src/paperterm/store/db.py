@@ -1,0 +1,280 @@
+"""The SQLite file: opening, integrity, quarantine of corrupt files, migrations, transactions."""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from paperterm.store.schema import _MIGRATIONS, SCHEMA_VERSION, statements
+
+APP_ID = 0x50505452  # "PPTR": marks the file as ours
+CHUNK = 500  # ids per IN (...) list, well under SQLite's variable limit
+
+
+class StoreError(Exception):
+    """The database cannot be used; the message says what happened to the file."""
+
+
+class BusyError(StoreError):
+    """Another process holds a lock on the database for longer than we wait."""
+
+
+class _Corrupt(sqlite3.DatabaseError):
+    """Our own verdict that the file is damaged or not ours (a failed integrity check)."""
+
+
+# SQLite primary result codes (sqlite3.Error.sqlite_errorcode on Python >= 3.11)
+_CORRUPT_CODES = {11, 26}  # SQLITE_CORRUPT, SQLITE_NOTADB
+_BUSY_CODES = {5, 6}  # SQLITE_BUSY, SQLITE_LOCKED
+_CORRUPT_TEXT = ("malformed", "not a database", "file is encrypted")
+_BUSY_TEXT = ("database is locked", "database table is locked", "database is busy")
+
+
+def is_corrupt(exc: BaseException) -> bool:
+    """Real corruption: SQLITE_CORRUPT, SQLITE_NOTADB or a failed integrity check. Only these
+    move the user's file aside; a lock, a read-only file or a full disk never does."""
+    if isinstance(exc, _Corrupt):
+        return True
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in _CORRUPT_CODES
+    return isinstance(exc, sqlite3.DatabaseError) and any(
+        t in str(exc).lower() for t in _CORRUPT_TEXT)
+
+
+def is_busy(exc: BaseException) -> bool:
+    """SQLITE_BUSY / SQLITE_LOCKED: another connection holds the lock."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in _BUSY_CODES
+    return any(t in str(exc).lower() for t in _BUSY_TEXT)
+
+
+def describe(exc: BaseException, path: Path | str) -> StoreError:
+    """A database error that is not corruption, as one line saying what to do."""
+    why = " ".join(str(exc).split())
+    if is_busy(exc):
+        return BusyError(f"{path}: the database is locked by another program (another "
+                         "paperterm?) and stayed locked; try again when it has finished")
+    low = why.lower()
+    if isinstance(exc, PermissionError) or "readonly" in low or "read-only" in low \
+            or "unable to open" in low or "permission" in low:
+        return StoreError(f"{path}: cannot write the database ({why}); make the file and its "
+                          "folder writable, or set PAPERTERM_HOME to another folder")
+    return StoreError(f"{path}: database error ({why})")
+
+
+def _quarantine(path: Path, why: str) -> StoreError:
+    why = " ".join(why.split())  # SQLite's messages can span lines; a notice is one line
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    moved = path.with_name(f"{path.name}.broken-{stamp}")
+    n = 1
+    while moved.exists():  # never replace an earlier broken copy (rename would overwrite it)
+        n += 1
+        moved = path.with_name(f"{path.name}.broken-{stamp}-{n}")
+    try:
+        path.rename(moved)
+        for suffix in ("-wal", "-shm"):
+            side = path.with_name(path.name + suffix)
+            if side.exists():
+                side.rename(moved.with_name(moved.name + suffix))
+    except OSError as exc:
+        return StoreError(f"{path}: {why}; could not move it aside ({exc.strerror}).")
+    return StoreError(
+        f"{path}: {why}. It was kept as {moved}; paperterm starts a new, empty cache."
+    )
+
+
+class Database:
+    """One SQLite database. Not thread-safe: open one Store per thread."""
+
+    BUSY_TIMEOUT = 10.0  # seconds to wait for another process's lock before giving up
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        try:
+            if str(path) != ":memory:":
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.conn = sqlite3.connect(str(path), timeout=self.BUSY_TIMEOUT,
+                                        isolation_level=None)
+        except (OSError, sqlite3.Error) as exc:
+            raise describe(exc, self.path) from None
+        try:
+            self.conn.row_factory = sqlite3.Row
+            self._check_with_retries()
+        except StoreError:  # ours, but from a newer paperterm: leave the file alone
+            self._close_quietly()
+            raise
+        except sqlite3.Error as exc:
+            self._close_quietly()
+            if str(path) == ":memory:" or not is_corrupt(exc):
+                raise describe(exc, self.path) from None  # the file is left where it is
+            raise _quarantine(self.path, f"not a usable paperterm database ({exc})") from None
+
+    @classmethod
+    def open(cls, path: Path | str):  # -> Self
+        """Open, and if the file was corrupt or foreign, move it aside and start afresh.
+
+        Raises StoreError only when even a fresh database cannot be created; otherwise the
+        notice about the moved file is available as `store.notice`.
+        """
+        try:
+            store = cls(path)
+            store.notice = None
+            return store
+        except StoreError as exc:
+            if Path(path).exists():
+                raise
+            store = cls(path)
+            store.notice = str(exc)
+            return store
+
+    notice: str | None = None
+
+    def _close_quietly(self) -> None:
+        with contextlib.suppress(Exception):
+            self.conn.close()
+
+    def _check_with_retries(self) -> None:
+        """`_check_and_migrate`, tried again while another process holds a lock, for up to
+        BUSY_TIMEOUT seconds: SQLite answers some lock conflicts (changing the journal mode,
+        a transaction that began as a read) with SQLITE_BUSY at once, without waiting."""
+        deadline = time.monotonic() + self.BUSY_TIMEOUT
+        while True:
+            try:
+                self._check_and_migrate()
+                return
+            except sqlite3.OperationalError as exc:
+                if not is_busy(exc) or time.monotonic() >= deadline:
+                    raise
+                if self.conn.in_transaction:
+                    self.conn.execute("ROLLBACK")
+                time.sleep(0.05)
+
+    def _check_and_migrate(self) -> None:
+        c = self.conn
+        app_id, version, tables = self._header()
+        if app_id not in (0, APP_ID) or (app_id == 0 and tables):
+            raise _Corrupt("the file belongs to another program")
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.path}: written by a newer paperterm (schema version {version}; this "
+                f"version understands up to {SCHEMA_VERSION}). Upgrade paperterm, or move the "
+                "file away to start a new cache."
+            )
+        c.execute("PRAGMA journal_mode=WAL")
+        c.execute("PRAGMA synchronous=NORMAL")
+        c.execute("PRAGMA foreign_keys=ON")
+        for index in range(version, SCHEMA_VERSION):
+            with self.transaction():
+                # re-read under the write lock: another process may have migrated meanwhile
+                app_id, current, tables = self._header()
+                if app_id == 0 and tables and current == 0:
+                    raise _Corrupt("the file belongs to another program")
+                if current > index:
+                    continue
+                for stmt in statements(_MIGRATIONS[index]):
+                    c.execute(stmt)
+                c.execute(f"PRAGMA user_version={index + 1}")
+                c.execute(f"PRAGMA application_id={APP_ID}")
+        if version == SCHEMA_VERSION and not self._unchanged_since_clean_close():
+            # the scan costs ~0.1 s per year of papers: only when the file may have been
+            # damaged (a crash, an outside edit, a restore), not on every start
+            check = c.execute("PRAGMA quick_check(1)").fetchone()[0]
+            if check != "ok":
+                raise _Corrupt(f"integrity check failed: {check}")
+
+    def _header(self) -> tuple[int, int, int]:
+        """application_id, user_version and the number of schema objects, read together (one
+        snapshot: a process creating the file at the same time is seen before or after)."""
+        c = self.conn
+        own = not c.in_transaction
+        if own:
+            c.execute("BEGIN")
+        try:
+            app_id = c.execute("PRAGMA application_id").fetchone()[0]
+            version = c.execute("PRAGMA user_version").fetchone()[0]
+            tables = c.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        finally:
+            if own:
+                c.execute("COMMIT")
+        return app_id, version, tables
+
+    def close(self) -> None:
+        self.conn.close()
+        self._record_clean_close()
+
+    # -- integrity ------------------------------------------------------------------------
+
+    @property
+    def _marker(self) -> Path:
+        return self.path.with_name(self.path.name + ".clean")
+
+    def _file_state(self) -> str | None:
+        """The file's identity and change stamps when nothing is pending in the WAL, else None.
+
+        Size and mtime alone miss damage that keeps them (a tool that restores the mtime, a
+        same-size overwrite). The inode number and ctime are added: every write or rename
+        through the filesystem sets ctime to the current time, and unlike mtime no user
+        program can set it back, so any outside change since the clean close is seen and
+        the integrity check runs. (Damage below the filesystem, on the disk itself, shows in
+        no metadata; SQLite reports it as SQLITE_CORRUPT when the page is read.)"""
+        if str(self.path) == ":memory:":
+            return None
+        wal = self.path.with_name(self.path.name + "-wal")
+        try:
+            if wal.exists() and wal.stat().st_size:
+                return None
+            st = self.path.stat()
+        except OSError:
+            return None
+        return f"{st.st_size} {st.st_mtime_ns} {st.st_ctime_ns} {st.st_ino}"
+
+    def _record_clean_close(self) -> None:
+        state = self._file_state()
+        try:
+            if state is None:
+                self._marker.unlink(missing_ok=True)
+            else:
+                self._marker.write_text(state, encoding="ascii")
+        except OSError:
+            pass  # only an optimisation: the next open runs the full check
+
+    def _unchanged_since_clean_close(self) -> bool:
+        try:
+            recorded = self._marker.read_text(encoding="ascii")
+        except (OSError, UnicodeDecodeError):
+            return False
+        return recorded == self._file_state()
+
+    def set_busy_timeout(self, seconds: float) -> None:
+        """How long a statement waits for another process's lock before SQLITE_BUSY."""
+        self.conn.execute(f"PRAGMA busy_timeout={max(0, int(seconds * 1000))}")
+
+    # -- the two helpers every query module uses -------------------------------------
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction (BEGIN IMMEDIATE): committed on success, rolled back on any
+        exception. Not re-entrant."""
+        c = self.conn
+        c.execute("BEGIN IMMEDIATE")
+        try:
+            yield c
+        except BaseException:
+            c.execute("ROLLBACK")
+            raise
+        c.execute("COMMIT")
+
+    def select_in(self, sql: str, before: Sequence[object], values: Sequence[object],
+                  ) -> Iterator[sqlite3.Row]:
+        """Rows of `sql` (which holds one `{marks}` placeholder for an IN list) for every
+        value, run in chunks of CHUNK; `before` are the parameters preceding the IN list."""
+        values = list(values)
+        for i in range(0, len(values), CHUNK):
+            chunk = values[i : i + CHUNK]
+            marks = ",".join("?" * len(chunk))
+            yield from self.conn.execute(sql.format(marks=marks), (*before, *chunk))

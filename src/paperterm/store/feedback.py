@@ -1,0 +1,80 @@
+"""What the ranking learns from: stars, saves and `learn` positives; "not interested" and
+papers read (the preview rested on) but neither starred nor saved."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Literal
+
+from paperterm.store.db import Database
+
+Kind = Literal["starred", "saved", "learned", "dismissed", "skipped"]
+POSITIVE_KINDS = frozenset({"starred", "saved", "learned"})
+MAX_SKIPPED = 2000  # the most recent papers read and skipped: the model stays fast to train
+
+
+@dataclass(frozen=True)
+class Example:
+    id: str
+    title: str
+    abstract: str
+    kind: Kind
+
+    @property
+    def positive(self) -> bool:
+        return self.kind in POSITIVE_KINDS
+
+
+
+
+def _latest(field: str, col: str) -> str:
+    """SQL for `field` of the latest cached version of paper `col`."""
+    return f"(SELECT {field} FROM papers WHERE id={col} ORDER BY version DESC LIMIT 1)"
+
+
+def _text(col: str) -> str:
+    """The title and abstract of the latest cached version of paper `col`, as two columns."""
+    return f"{_latest('title', col)}, {_latest('abstract', col)}"
+
+
+class FeedbackQueries(Database):
+    def set_dismissed(self, paper_id: str, topic: str, dismissed: bool) -> None:
+        """Mark (or unmark) a paper "not interested" for a topic."""
+        with self.transaction() as c:
+            if dismissed:
+                c.execute("INSERT OR REPLACE INTO dismissals (id, topic, dismissed_at) "
+                          "VALUES (?, ?, ?)", (paper_id, topic, time.time()))
+            else:
+                c.execute("DELETE FROM dismissals WHERE id=? AND topic=?", (paper_id, topic))
+
+    def dismissed_ids(self, topic: str) -> set[str]:
+        return {r[0] for r in self.conn.execute("SELECT id FROM dismissals WHERE topic=?",
+                                                (topic,))}
+
+    def training_examples(self, topic: str) -> list[Example]:
+        """One example per paper, the strongest kind first: starred, saved, learned (positive),
+        then dismissed for this topic, then read and skipped (negative). Papers whose text is
+        unknown are left out."""
+        out: dict[str, Example] = {}
+
+        def add(rows: object, kind: Kind) -> None:
+            for pid, title, abstract in rows:  # type: ignore[attr-defined]
+                if pid not in out and (title or abstract):
+                    out[pid] = Example(pid, title or "", abstract or "", kind)
+
+        c, user = self.conn, _text("u.id")
+        add(c.execute(f"SELECT u.id, {user} FROM user_state u WHERE u.starred=1 "
+                      "ORDER BY u.id"), "starred")
+        add(c.execute(f"SELECT u.id, {user} FROM user_state u WHERE u.saved_at IS NOT NULL "
+                      "ORDER BY u.id"), "saved")
+        # the cached paper's text where there is one, else what the library had
+        add(c.execute(f"SELECT k.id, coalesce({_latest('title', 'k.id')}, max(k.title)), "
+                      f"coalesce({_latest('abstract', 'k.id')}, max(k.abstract)) "
+                      "FROM positives k GROUP BY k.id ORDER BY k.id"), "learned")
+        add(c.execute(f"SELECT d.id, {_text('d.id')} FROM dismissals d WHERE d.topic=? "
+                      "ORDER BY d.id", (topic,)), "dismissed")
+        add(c.execute(f"SELECT u.id, {user} FROM user_state u WHERE u.seen_at IS NOT NULL "
+                      "AND u.starred=0 AND u.saved_at IS NULL ORDER BY u.seen_at DESC, u.id "
+                      "LIMIT ?", (MAX_SKIPPED,)), "skipped")
+        return list(out.values())

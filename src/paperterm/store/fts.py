@@ -1,0 +1,84 @@
+"""The full-text index (SQLite FTS5) over every cached paper: one row per paper id (its
+latest version) with title, abstract, authors, the user's note and tags. Kept current by
+whoever writes those (papers.save_day, notes) through `reindex`; `match_expression` turns
+what a user types into a safe FTS5 query."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Iterable
+
+# bm25 weights per column: title, abstract, authors, note, tags
+WEIGHTS = (10.0, 1.0, 4.0, 3.0, 6.0)
+HIT_OPEN, HIT_CLOSE = "\x02", "\x03"  # snippet highlight markers (stripped from paper text)
+
+_COLUMNS = {"title": "title", "abstract": "abstract", "author": "authors",
+            "authors": "authors", "note": "note", "notes": "note", "tag": "tags", "tags": "tags"}
+_TOKEN = re.compile(r'(-?)(?:(\w+):)?(?:"([^"]*)"?|(\S+))')
+_WORD = re.compile(r"\w")
+
+
+def reindex(c: sqlite3.Connection, ids: Iterable[str]) -> None:
+    """Rebuild the index rows of these paper ids (run inside the writer's transaction)."""
+    ids = list(dict.fromkeys(ids))
+    for i in range(0, len(ids), 500):
+        chunk = ids[i : i + 500]
+        marks = ",".join("?" * len(chunk))
+        c.executemany("INSERT OR IGNORE INTO fts_docs (id) VALUES (?)", [(x,) for x in chunk])
+        c.execute(f"""DELETE FROM paper_fts WHERE rowid IN
+                      (SELECT doc FROM fts_docs WHERE id IN ({marks}))""", chunk)
+        c.execute(
+            f"""INSERT INTO paper_fts (rowid, title, abstract, authors, note, tags)
+                SELECT d.doc, p.title, p.abstract,
+                       (SELECT group_concat(value, ', ') FROM json_each(p.authors)),
+                       coalesce((SELECT body FROM notes WHERE id = p.id), ''),
+                       coalesce((SELECT group_concat(tag, ' ') FROM tags WHERE id = p.id), '')
+                FROM fts_docs d JOIN papers p ON p.id = d.id
+                AND p.version = (SELECT max(version) FROM papers WHERE id = d.id)
+                WHERE d.id IN ({marks})""", chunk)
+
+
+def _quoted(text: str) -> str:
+    return '"' + text.replace('"', '""') + '"'
+
+
+def match_expression(query: str) -> str | None:
+    """An FTS5 MATCH expression for a user's query, or None when it has no words.
+
+    Words are ANDed; "quoted phrases" match in order; a trailing * makes a prefix
+    (transform*); OR between two terms means either; -word excludes; title:, author:,
+    abstract:, note: and tag: limit a term to that field. FTS5 syntax never leaks through:
+    every term is quoted, so no query is a syntax error.
+    """
+    positive: list[str] = []
+    negative: list[str] = []
+    pending_or = False
+    for m in _TOKEN.finditer(query):
+        neg, field, phrase, bare = m.groups()
+        if bare == "OR" and not neg and not field:
+            pending_or = bool(positive)
+            continue
+        text = phrase if phrase is not None else bare
+        prefix = phrase is None and text.endswith("*")
+        text = text.rstrip("*") if phrase is None else text
+        if field and field.lower() not in _COLUMNS:  # "arXiv:2602.1" is a word, not a field
+            text, field = f"{field}:{text}", None
+        if not _WORD.search(text):
+            continue
+        term = _quoted(text) + ("*" if prefix else "")
+        if field:
+            term = f"{_COLUMNS[field.lower()]} : {term}"
+        if neg:
+            negative.append(term)
+        elif pending_or:
+            positive[-1] = f"{positive[-1]} OR {term}"
+            pending_or = False
+        else:
+            positive.append(term)
+    if not positive:
+        return None
+    expr = " AND ".join(f"({t})" for t in positive)
+    for term in negative:
+        expr = f"({expr}) NOT {term}"
+    return expr

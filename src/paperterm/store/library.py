@@ -1,0 +1,153 @@
+"""The library across days: any cached paper by id, starred and tagged papers of every day,
+full-text search and similar papers over everything cached."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from paperterm.models import Paper
+from paperterm.store.db import Database
+from paperterm.store.fts import HIT_CLOSE, HIT_OPEN, WEIGHTS, match_expression
+from paperterm.store.notes import normal_tag
+from paperterm.store.papers import _row_paper
+
+# the latest cached version of each paper, and the day it was first announced (else the day
+# it was first cached, for papers found by a query)
+_LATEST = "p.version = (SELECT max(version) FROM papers WHERE id = p.id)"
+_DAY = ("coalesce((SELECT min(a.day) FROM announcements a WHERE a.id = p.id), "
+        "date(p.first_seen, 'unixepoch', 'localtime'))")
+
+
+RANKED = 10_000  # matches ranked at most per search (the newest): bounds a keystroke's cost
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    """One search result. `snippet` marks matches with fts.HIT_OPEN / HIT_CLOSE."""
+
+    paper: Paper
+    day: str
+    snippet: str
+    rank: float
+    relevance: int | None = None
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which cached papers: the filters every library query shares."""
+
+    starred: bool = False
+    tag: str | None = None
+    day: date | None = None  # announced (or first cached) on this day
+    since: date | None = None  # ... on or after this day
+
+    def where(self) -> tuple[str, list[object]]:
+        sql, args = [], []
+        if self.starred:
+            sql.append("p.id IN (SELECT id FROM user_state WHERE starred = 1)")
+        if self.tag:
+            sql.append("p.id IN (SELECT id FROM tags WHERE tag = ?)")
+            args.append(normal_tag(self.tag))
+        if self.day:
+            sql.append(f"{_DAY} = ?")
+            args.append(self.day.isoformat())
+        if self.since:
+            sql.append(f"{_DAY} >= ?")
+            args.append(self.since.isoformat())
+        return " AND ".join(sql) or "1", args
+
+
+class LibraryQueries(Database):
+    def cached_papers(self, ids: Iterable[str]) -> dict[str, Paper]:
+        """The latest cached version of each of these ids that is in the cache."""
+        return {r["id"]: _row_paper(r) for r in self.select_in(
+            f"""SELECT p.*, 'new' AS announce_type FROM papers p
+                WHERE {_LATEST} AND p.id IN ({{marks}})""", (), list(ids))}
+
+    def paper_days(self, ids: Iterable[str]) -> dict[str, str]:
+        return {r[0]: r[1] for r in self.select_in(
+            f"SELECT p.id, {_DAY} FROM papers p WHERE {_LATEST} AND p.id IN ({{marks}})",
+            (), list(ids))}
+
+    def library_papers(self, sel: Selection) -> list[tuple[Paper, str]]:
+        """Cached papers matching `sel` with their day, newest day first."""
+        where, args = sel.where()
+        rows = self.conn.execute(
+            f"""SELECT p.*, 'new' AS announce_type, {_DAY} AS day FROM papers p
+                WHERE {_LATEST} AND {where} ORDER BY day DESC, p.id""", args).fetchall()
+        return [(_row_paper(r), r["day"]) for r in rows]
+
+    def search(self, query: str, *, limit: int = 50, sel: Selection = Selection(),
+               topic_fp: str | None = None, exclude: Sequence[str] = ()) -> list[SearchHit]:
+        """Cached papers matching `query` (see fts.match_expression), best first."""
+        expr = match_expression(query)
+        if expr is None:
+            return []
+        return self._match(expr, limit, sel, topic_fp, exclude)
+
+    def _match(self, expr: str, limit: int, sel: Selection, topic_fp: str | None,
+               exclude: Sequence[str]) -> list[SearchHit]:
+        """Rank in the index alone (bm25 over the matches, at most the RANKED newest), then
+        read papers, days, scores and snippets for the best `limit` only."""
+        # starred/tag/excluded: small sets of ids, each read once through its index; a day
+        # filter needs each paper's first day: checked per match, among the ranked ones
+        sets: list[tuple[str, str]] = []  # (IN or NOT IN, ids)
+        args: list[object] = []
+        if sel.starred:
+            sets.append(("IN", "SELECT id FROM user_state WHERE starred = 1"))
+        if sel.tag:
+            sets.append(("IN", "SELECT id FROM tags WHERE tag = ?"))
+            args.append(normal_tag(sel.tag))
+        if exclude:
+            sets.append(("NOT IN", ",".join("?" * len(exclude))))
+            args.extend(exclude)
+        # unary +: a check on each match, not one full-text lookup per id of the set
+        only = "".join(f"AND +paper_fts.rowid {op} (SELECT doc FROM fts_docs WHERE id IN ({ids})) "
+                       for op, ids in sets)
+        when, when_args = Selection(day=sel.day, since=sel.since).where()
+        per_match = "" if when == "1" else f"""AND EXISTS (SELECT 1 FROM fts_docs d
+            JOIN papers p ON p.id = d.id AND {_LATEST}
+            WHERE d.doc = paper_fts.rowid AND {when})"""
+        score = ("(SELECT relevance FROM scores s WHERE s.id = p.id AND s.topic_fp = ? "
+                 "AND s.relevance IS NOT NULL ORDER BY s.created_at DESC LIMIT 1)"
+                 if topic_fp else "NULL")
+        weights = ", ".join(str(w) for w in WEIGHTS)
+        try:
+            floor = self._newest_matches_floor(expr, only, args)
+            rows = self.conn.execute(f"""
+                WITH top AS MATERIALIZED (
+                    SELECT paper_fts.rowid AS doc, bm25(paper_fts, {weights}) AS rank
+                    FROM paper_fts WHERE paper_fts MATCH ? AND paper_fts.rowid >= ? {only}
+                    {per_match} ORDER BY rank LIMIT ?)
+                SELECT p.*, 'new' AS announce_type, {_DAY} AS day, {score} AS relevance,
+                       top.doc AS doc, top.rank AS rank
+                FROM top JOIN fts_docs d ON d.doc = top.doc
+                JOIN papers p ON p.id = d.id AND {_LATEST} ORDER BY top.rank""",
+                [expr, floor, *args, *when_args, limit,
+                 *([topic_fp] if topic_fp else [])]).fetchall()
+            snips = self._snippets(expr, floor, [r["doc"] for r in rows])
+        except sqlite3.OperationalError:  # a query FTS5 still cannot use: no results
+            return []
+        return [SearchHit(_row_paper(r), r["day"], snips.get(r["doc"], ""), r["rank"],
+                          r["relevance"]) for r in rows]
+
+    def _snippets(self, expr: str, floor: int, docs: list[int]) -> dict[int, str]:
+        """The abstract snippet, matches marked, of these index rows."""
+        return {r[0]: r[1] for r in self.select_in(
+            f"""SELECT rowid, snippet(paper_fts, 1, '{HIT_OPEN}', '{HIT_CLOSE}', '…', 28)
+                FROM paper_fts WHERE paper_fts MATCH ? AND rowid >= ?
+                AND rowid IN ({{marks}})""", (expr, floor), docs)}
+
+    def _newest_matches_floor(self, expr: str, only: str, args: Sequence[object]) -> int:
+        """The lowest index row ranked: 0 (all of them), or, when more than RANKED papers
+        match, that of the RANKED-th newest match, so a query matching half of a large cache
+        still answers within a keystroke (it ranks the newest RANKED matches, and a --since
+        filter keeps those of them first announced since that day)."""
+        row = self.conn.execute(
+            f"""SELECT paper_fts.rowid FROM paper_fts WHERE paper_fts MATCH ? {only}
+                ORDER BY paper_fts.rowid DESC LIMIT 1 OFFSET ?""",
+            [expr, *args, RANKED - 1]).fetchone()
+        return row[0] if row else 0

@@ -1,0 +1,121 @@
+"""Everything the user made (stars, seen, saved, notes, tags), as plain records to export and
+merge back, with each paper's cached metadata so that another machine can use them."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from paperterm.models import Paper
+from paperterm.store.db import Database
+from paperterm.store.fts import reindex
+from paperterm.store.notes import clean_note, normal_tag
+from paperterm.store.papers import _paper_row
+
+FORMAT = "paperterm-library"
+FORMAT_VERSION = 1
+
+
+@dataclass
+class ImportCounts:
+    papers: int = 0  # records read
+    added_papers: int = 0  # papers that were not cached yet
+    starred: int = 0
+    notes: int = 0
+    tags: int = 0
+
+
+def _paper_record(p: Paper) -> dict[str, object]:
+    return {"version": p.version, "title": p.title, "authors": list(p.authors),
+            "abstract": p.abstract, "categories": list(p.categories),
+            "primary_category": p.primary_category, "doi": p.doi,
+            "journal_ref": p.journal_ref, "comment": p.comment, "published": p.published}
+
+
+class LibraryIO(Database):
+    def library_records(self) -> list[dict[str, object]]:
+        """One record per paper the user did anything with, sorted by id."""
+        c = self.conn
+        rec: dict[str, dict[str, object]] = {}
+
+        def at(pid: str) -> dict[str, object]:
+            return rec.setdefault(pid, {"id": pid, "starred": False, "seen_at": None,
+                                        "saved_at": None, "bib_key": None, "bib_path": None,
+                                        "note": "", "tags": []})
+
+        for r in c.execute("SELECT * FROM user_state"):
+            at(r["id"]).update(starred=bool(r["starred"]), seen_at=r["seen_at"],
+                               saved_at=r["saved_at"], bib_key=r["bib_key"],
+                               bib_path=r["bib_path"])
+        for r in c.execute("SELECT id, body FROM notes"):
+            at(r[0])["note"] = r[1]
+        for r in c.execute("SELECT id, tag FROM tags ORDER BY tag"):
+            at(r[0])["tags"].append(r[1])  # type: ignore[union-attr]
+        papers = self.cached_papers(list(rec))  # type: ignore[attr-defined]
+        days = self.paper_days(list(rec))  # type: ignore[attr-defined]
+        for pid, r in rec.items():
+            if pid in papers:
+                r["day"] = days.get(pid)
+                r["paper"] = _paper_record(papers[pid])
+        return [rec[k] for k in sorted(rec)]
+
+    def import_records(self, records: Sequence[dict[str, object]],
+                       papers: Sequence[Paper], days: dict[str, str]) -> ImportCounts:
+        """Merge records (already validated) into the store, in one transaction: stars and
+        tags are added, the earliest seen/saved time wins, a different note is appended to
+        the local one. `papers` not cached yet are added."""
+        counts = ImportCounts(papers=len(records))
+        now = time.time()
+        with self.transaction() as c:
+            have = {r[0] for r in self.select_in(
+                "SELECT DISTINCT id FROM papers WHERE id IN ({marks})", (),
+                [p.id for p in papers])}
+            new = [p for p in papers if p.id not in have]
+            c.executemany(
+                "INSERT OR IGNORE INTO papers (id, version, title, authors, abstract, categories,"
+                " primary_category, doi, journal_ref, comment, published, first_seen)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", [_paper_row(p, now) for p in new])
+            counts.added_papers = len(new)
+            for r in records:
+                pid = str(r["id"])
+                c.execute(
+                    """INSERT INTO user_state (id, seen_at, starred, saved_at, bib_key, bib_path)
+                       VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET
+                       seen_at = CASE WHEN user_state.seen_at IS NULL THEN excluded.seen_at
+                                 ELSE min(user_state.seen_at, coalesce(excluded.seen_at,
+                                 user_state.seen_at)) END,
+                       starred = max(user_state.starred, excluded.starred),
+                       saved_at = coalesce(user_state.saved_at, excluded.saved_at),
+                       bib_key = coalesce(user_state.bib_key, excluded.bib_key),
+                       bib_path = coalesce(user_state.bib_path, excluded.bib_path)""",
+                    (pid, r.get("seen_at"), int(bool(r.get("starred"))), r.get("saved_at"),
+                     r.get("bib_key"), r.get("bib_path")))
+                counts.starred += bool(r.get("starred"))
+                note = clean_note(str(r.get("note") or ""))
+                if note:
+                    counts.notes += 1
+                    old = c.execute("SELECT body FROM notes WHERE id=?", (pid,)).fetchone()
+                    if old is None or not old[0]:
+                        body = note
+                    elif note in old[0]:
+                        body = old[0]
+                    else:
+                        body = f"{old[0]}\n\n{note}"
+                    c.execute("INSERT OR REPLACE INTO notes (id, body, updated_at) "
+                              "VALUES (?, ?, ?)", (pid, body, now))
+                tags = {normal_tag(str(t)) for t in r.get("tags") or []} - {""}
+                counts.tags += len(tags)
+                c.executemany("INSERT OR IGNORE INTO tags (id, tag, created_at) VALUES (?,?,?)",
+                              [(pid, t, now) for t in sorted(tags)])
+            c.executemany(  # the day it was announced, so --day and the day column keep it
+                "INSERT OR IGNORE INTO announcements VALUES ('library', ?, 0, ?, ?, 'new')",
+                [(days[p.id], p.id, p.version or 0) for p in new if days.get(p.id)])
+            reindex(c, [str(r["id"]) for r in records])
+        return counts
+
+
+def dumps(records: list[dict[str, object]], exported_at: str) -> str:
+    return json.dumps({"format": FORMAT, "version": FORMAT_VERSION, "exported_at": exported_at,
+                       "papers": records}, ensure_ascii=False, indent=1) + "\n"

@@ -1,0 +1,36 @@
+"""The local scorer's results, cached per day, topic criteria and scorer version: a second
+start of the same day ranks from one row instead of re-scoring every paper."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from paperterm.store.db import Database
+
+Row = tuple[str, int | None, int, str, float]  # id, version, relevance, reason, fine score
+
+
+class LocalScoreQueries(Database):
+    def local_scores(self, day_key: str, topic_fp: str, scorer_version: str,
+                     papers_fp: str) -> list[Row] | None:
+        """The cached scores, or None when absent or made for another set of papers."""
+        row = self.conn.execute(
+            "SELECT papers_fp, scores FROM local_scores WHERE day_key=? AND topic_fp=? "
+            "AND scorer_version=?", (day_key, topic_fp, scorer_version)).fetchone()
+        if row is None or row["papers_fp"] != papers_fp:
+            return None
+        try:
+            return [(str(i), None if v is None else int(v), int(r), str(why), float(f))
+                    for i, v, r, why, f in json.loads(row["scores"])]
+        except (ValueError, TypeError):
+            return None
+
+    def save_local_scores(self, day_key: str, topic_fp: str, scorer_version: str,
+                          papers_fp: str, scores: list[Row]) -> None:
+        with self.transaction() as c:
+            c.execute(
+                "INSERT OR REPLACE INTO local_scores (day_key, topic_fp, scorer_version, "
+                "papers_fp, scores, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                (day_key, topic_fp, scorer_version, papers_fp,
+                 json.dumps(scores, ensure_ascii=False, separators=(",", ":")), time.time()))

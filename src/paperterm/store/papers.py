@@ -1,0 +1,142 @@
+"""Papers, announcement days and the fetch log."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Sequence
+from datetime import date
+
+from paperterm.hygiene import clean_paper
+from paperterm.models import Paper
+from paperterm.store.db import Database
+from paperterm.store.fts import reindex
+
+
+class PaperQueries(Database):
+    def save_day(
+        self,
+        feed: str,
+        day: date | None,
+        papers: Sequence[Paper],
+        *,
+        source: str,
+        fetched_for: date | str | None = None,
+        approximate: bool = False,
+    ) -> None:
+        """Store papers and (when day is known) their announcement, in one transaction.
+
+        Every text field is cleaned on the way in (hygiene.clean_paper), whoever made the papers.
+        """
+        now = time.time()
+        papers = [clean_paper(p) for p in papers]
+        rows = [_paper_row(p, now) for p in papers]
+        with self.transaction() as c:
+            unchanged = {(r[0], r[1], r[2], r[3], r[4]) for r in self.select_in(
+                """SELECT id, version, title, authors, abstract FROM papers
+                   WHERE id IN ({marks})""", (), [p.id for p in papers])}
+            c.executemany(
+                """INSERT INTO papers (id, version, title, authors, abstract, categories,
+                   primary_category, doi, journal_ref, comment, published, first_seen)
+                   VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
+                   ON CONFLICT(id, version) DO UPDATE SET
+                     title=excluded.title, authors=excluded.authors, abstract=excluded.abstract,
+                     categories=excluded.categories, primary_category=excluded.primary_category,
+                     doi=coalesce(excluded.doi, papers.doi),
+                     journal_ref=coalesce(excluded.journal_ref, papers.journal_ref),
+                     comment=coalesce(excluded.comment, papers.comment),
+                     published=coalesce(excluded.published, papers.published)""",
+                rows,
+            )
+            # the full-text index: only papers that are new or whose text changed
+            reindex(c, [r[0] for r in rows if r[:5] not in unchanged])
+            if day is not None:
+                iso = day.isoformat()
+                c.execute("DELETE FROM announcements WHERE feed=? AND day=?", (feed, iso))
+                c.executemany(
+                    "INSERT OR IGNORE INTO announcements VALUES (?,?,?,?,?,?)",
+                    [
+                        (feed, iso, i, p.id, p.version or 0, p.announce_type)
+                        for i, p in enumerate(papers)
+                    ],
+                )
+            if fetched_for is not None:
+                c.execute(
+                    "INSERT OR REPLACE INTO fetches VALUES (?,?,?,?,?,?)",
+                    (
+                        feed,
+                        fetched_for if isinstance(fetched_for, str) else fetched_for.isoformat(),
+                        day.isoformat() if day else None,
+                        source,
+                        int(approximate),
+                        now,
+                    ),
+                )
+
+    def fetch_record(self, feed: str, fetched_for: date) -> sqlite3.Row | None:
+        return self.conn.execute(
+            "SELECT * FROM fetches WHERE feed=? AND fetched_for=?", (feed, fetched_for.isoformat())
+        ).fetchone()
+
+    def day_papers(self, feed: str, day: date) -> list[Paper]:
+        rows = self.conn.execute(
+            """SELECT p.*, a.announce_type FROM announcements a
+               JOIN papers p ON p.id=a.id AND p.version=a.version
+               WHERE a.feed=? AND a.day=? ORDER BY a.position""",
+            (feed, day.isoformat()),
+        ).fetchall()
+        return [_row_paper(r) for r in rows]
+
+    def latest_day(self, feed: str, before: date | None = None) -> date | None:
+        sql = "SELECT max(day) FROM announcements WHERE feed=?"
+        args: list[str] = [feed]
+        if before is not None:
+            sql += " AND day<=?"
+            args.append(before.isoformat())
+        value = self.conn.execute(sql, args).fetchone()[0]
+        return date.fromisoformat(value) if value else None
+
+    def is_approximate(self, feed: str, day: date) -> bool:
+        row = self.conn.execute(
+            "SELECT approximate FROM fetches WHERE feed=? AND day=? ORDER BY fetched_at DESC",
+            (feed, day.isoformat()),
+        ).fetchone()
+        return bool(row and row[0])
+
+    def paper_count(self) -> int:
+        return self.conn.execute("SELECT count(*) FROM papers").fetchone()[0]
+
+
+def _paper_row(p: Paper, now: float) -> tuple:
+    return (
+        p.id,
+        p.version or 0,
+        p.title,
+        json.dumps(list(p.authors), ensure_ascii=False),
+        p.abstract,
+        json.dumps(list(p.categories)),
+        p.primary_category,
+        p.doi,
+        p.journal_ref,
+        p.comment,
+        p.published,
+        now,
+    )
+
+
+def _row_paper(r: sqlite3.Row) -> Paper:
+    return Paper(
+        id=r["id"],
+        version=r["version"] or None,
+        title=r["title"],
+        authors=tuple(json.loads(r["authors"])),
+        abstract=r["abstract"],
+        categories=tuple(json.loads(r["categories"])),
+        primary_category=r["primary_category"],
+        announce_type=r["announce_type"],
+        doi=r["doi"],
+        journal_ref=r["journal_ref"],
+        comment=r["comment"],
+        published=r["published"],
+    )

@@ -1,0 +1,99 @@
+"""TeX in titles, authors and abstracts, shown as Unicode text (the reader and the digests).
+
+Text outside math goes through pylatexenc: accents (`R\\'emi` -> `Rémi`), `\\textbf{...}`,
+`\\%`, dashes and quotes. A math span `$...$` is rendered whole to Unicode when every part of
+it can be (`$\\alpha$` -> `α`, `$N^2$` -> `N²`, `$\\mathcal{O}(n)$` -> `𝒪(n)`); otherwise it is
+shown exactly as written, dollars included, never half converted. The stored text is left
+alone (BibTeX export keeps the TeX). `fold_tex` is the cheap version for search indexing.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+_SUPER = str.maketrans("0123456789+-=()abcdefghijklmnoprstuvwxyzT",
+                       "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻᵀ")
+_SUB = str.maketrans("0123456789+-=()aehijklmnoprstuvx",
+                     "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ")
+_SUPER_OK = set("0123456789+-=()abcdefghijklmnoprstuvwxyzT")
+_SUB_OK = set("0123456789+-=()aehijklmnoprstuvx")
+_MATH = re.compile(r"(?<!\\)\$([^$\n]{1,200})(?<!\\)\$")
+_SCRIPT = re.compile(r"([\^_])(?:\{([^{}]{1,12})\}|([^\s{}\\]))")
+_BARE = re.compile(r"(?<!\\)([%&#])")  # TeX specials meant literally in arXiv text
+_LEFTOVER = re.compile(r"[\\^_{}]")
+_MACRO_BEFORE_SCRIPT = re.compile(r"(\\[A-Za-z]+)(?=[\^_])")  # \sum_i: keep \sum whole
+_STYLE = re.compile(r"\\(?:texttt|textbf|textit|textsf|textrm|emph|textsc|mathrm|mathit|"
+                    r"mathbf|text)\s*\{([^{}$]*)\}")
+
+
+@lru_cache(maxsize=1)
+def _converters():  # pylatexenc is imported on first use, not on the first-paint path
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    return (LatexNodes2Text(math_mode="verbatim", strict_latex_spaces=False),
+            LatexNodes2Text(math_mode="text", strict_latex_spaces=False))
+
+
+def _text(segment: str) -> str:
+    """A stretch of text outside math, TeX markup converted."""
+    if "\\" not in segment and "{" not in segment and "~" not in segment:
+        return segment
+    try:
+        return _converters()[0].latex_to_text(_BARE.sub(r"\\\1", _STYLE.sub(r"\1", segment)))
+    except Exception:  # pylatexenc gives up on some malformed input: keep it as written
+        return segment
+
+
+def _script(m: re.Match[str]) -> str:
+    body = m.group(2) if m.group(2) is not None else m.group(3)
+    ok, table = (_SUPER_OK, _SUPER) if m.group(1) == "^" else (_SUB_OK, _SUB)
+    if all(ch in ok for ch in body):
+        return body.translate(table)
+    return m.group(0)  # no Unicode form: leaves a ^ or _, so the span stays as written
+
+
+def _math(inner: str) -> str | None:
+    """Unicode for the inside of `$...$`, or None to keep the whole span as written."""
+    if not any(ch in inner for ch in "\\^_{}") and (" " in inner.strip() or not inner.strip()):
+        return None  # "costs $5 and $6": prose between two dollar signs, not math
+    scripted = _SCRIPT.sub(_script, _MACRO_BEFORE_SCRIPT.sub(r"\1{}", _STYLE.sub(r"\1", inner)))
+    if not any(ch in scripted for ch in "\\{}%&#~"):  # $N^2$, $k$: no TeX parser needed
+        return None if _LEFTOVER.search(scripted) else scripted.strip() or None
+    try:
+        out = _converters()[1].latex_to_text(_BARE.sub(r"\\\1", scripted))
+    except Exception:
+        return None
+    if _LEFTOVER.search(out) or not out.strip():
+        return None
+    return out.strip()
+
+
+@lru_cache(maxsize=8192)
+def tex_to_unicode(value: str) -> str:
+    """`value` with its TeX shown as Unicode; math that cannot be rendered whole is kept."""
+    if "\\" not in value and "$" not in value and "{" not in value:
+        return value
+    out: list[str] = []
+    pos = 0
+    for m in _MATH.finditer(value):
+        out.append(_text(value[pos:m.start()]))
+        rendered = _math(m.group(1))
+        out.append(m.group(0) if rendered is None else rendered)
+        pos = m.end()
+    out.append(_text(value[pos:]))
+    return "".join(out)
+
+
+_ACCENT = re.compile(r"\\(?:['`^\"~=.]|[cvuHkr](?=[{\s]))\s*\{?\s*(\\?[A-Za-z])\}?")
+_TEXT_MACRO = re.compile(r"\\[A-Za-z]+\s*")
+
+
+def fold_tex(value: str) -> str:
+    """Cheap TeX removal for a search index: accent commands keep their letter
+    (`R\\'emi` -> `Remi`), other macro names and braces go."""
+    if "\\" not in value and "{" not in value:
+        return value
+    value = _ACCENT.sub(lambda m: m.group(1).lstrip("\\"), value)
+    value = _TEXT_MACRO.sub(" ", value)
+    return value.replace("{", "").replace("}", "")

@@ -1,0 +1,103 @@
+"""The reader's text filter: case- and accent-insensitive, whole words (not substrings),
+quoted phrases, `word*` prefixes; and where its terms (or a topic's keywords) occur in a text,
+for highlighting.
+
+"MoE" matches "MoE" and "moe", never "Moein"; "Rémi" and "R\\'emi" match "remi";
+`"mixture of experts"` matches those three words in a row (also "mixture-of-experts").
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from paperterm.texrender import fold_tex
+
+_WORD = re.compile(r"\w+")
+_TOKEN = re.compile(r'"([^"]*)"?|(\S+)')
+
+
+def fold(text: str) -> str:
+    """Lower-cased (casefold), accents removed, TeX accent commands resolved."""
+    text = fold_tex(text).casefold()
+    if text.isascii():
+        return text
+    return "".join(ch for ch in unicodedata.normalize("NFKD", text)
+                   if not unicodedata.combining(ch))
+
+
+def index_text(parts: Iterable[str]) -> str:
+    """The words of `parts`, folded, one space apart and between spaces: what `Term.pattern`
+    looks for with a plain substring test (fast for thousands of papers)."""
+    return " " + " ".join(_WORD.findall(fold(" ".join(parts)))) + " "
+
+
+@dataclass(frozen=True)
+class Term:
+    """One word or quoted phrase of a query; `prefix` for a trailing `*`."""
+
+    words: tuple[str, ...]
+    prefix: bool = False
+
+    @property
+    def pattern(self) -> str:
+        return " " + " ".join(self.words) + ("" if self.prefix else " ")
+
+
+def parse_query(text: str) -> list[Term]:
+    """Words and "quoted phrases" (an unclosed quote runs to the end), each folded."""
+    out: list[Term] = []
+    for m in _TOKEN.finditer(text):
+        raw = m.group(1) if m.group(1) is not None else m.group(2)
+        words = tuple(_WORD.findall(fold(raw)))
+        if words:
+            prefix = m.group(2) is not None and raw.endswith("*")
+            out.append(Term(words, prefix))
+    return out
+
+
+def matches(index: str, terms: Sequence[Term]) -> bool:
+    """Every term occurs in `index` (made by `index_text`)."""
+    return all(t.pattern in index for t in terms)
+
+
+def _folded_with_map(text: str) -> tuple[str, list[int]]:
+    """`text` folded character by character, and for each folded character the index of
+    the original one (folding can change the length: "ß" -> "ss", "é" -> "e")."""
+    chars: list[str] = []
+    where: list[int] = []
+    for i, ch in enumerate(text):
+        f = ch.casefold()
+        if not f.isascii():
+            f = "".join(c for c in unicodedata.normalize("NFKD", f)
+                        if not unicodedata.combining(c))
+        chars.append(f)
+        where.extend([i] * len(f))
+    return "".join(chars), where
+
+
+def spans(text: str, terms: Sequence[Term]) -> list[tuple[int, int]]:
+    """Where the terms occur in `text` as shown (start, end), whole words only, sorted."""
+    if not terms or not text:
+        return []
+    folded, where = _folded_with_map(text)
+    found: list[tuple[int, int]] = []
+    for t in terms:
+        body = r"\W+".join(re.escape(w) for w in t.words)
+        pattern = rf"(?<!\w){body}" + ("" if t.prefix else r"(?!\w)")
+        for m in re.finditer(pattern, folded):
+            if m.end() > m.start():
+                found.append((where[m.start()], where[m.end() - 1] + 1))
+    return sorted(found)
+
+
+def keyword_terms(keywords: Iterable[str]) -> list[Term]:
+    """A topic's keywords (each a word or a phrase) as terms."""
+    out = []
+    for k in keywords:
+        words = tuple(_WORD.findall(fold(k)))
+        if words:
+            out.append(Term(words))
+    return out

@@ -1,0 +1,117 @@
+"""The paper list's columns: which show, how wide, where. The title gets the width: no
+empty novelty column, short type and marks, the category as wide as its longest name (never
+cut mid-name), the title at least 45% of the width."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rich.cells import cell_len, set_cell_size
+
+from paperterm.listing import Entry
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str
+    label: str
+    width: int | None  # None: takes the remaining width
+    sort: str | None  # sort key a header click selects
+    right: bool = False
+    short: str = ""  # the label when the long one does not fit
+
+
+COLUMNS: tuple[Column, ...] = (
+    Column("rel", "Rel", 4, "relevance", right=True),
+    Column("nov", "Nov", 4, "novelty", right=True),
+    Column("day", "Day", 5, "order"),  # views of several days only
+    Column("title", "Title", None, "title"),
+    Column("author", "First author", 20, None, short="Author"),
+    Column("cat", "Category", 9, "category", short="Cat"),
+    Column("type", "Ty", 3, "order"),
+    Column("sig", "Signal", 10, "upvotes"),  # enrichment: only when the day has some
+    Column("marks", "Mark", 5, None),
+)
+GAP = 1
+MIN_TITLE = 16
+WANT_TITLE = 28  # below this (or 45% of the width) the author column narrows, then columns go
+TITLE_SHARE = 45  # percent of the width the title wants
+MIN_AUTHOR = 12
+DROP_ORDER = ("type", "sig", "author", "cat")  # what a narrow screen gives up first
+TYPE_SHORT = {"new": "n", "cross": "x", "replace": "r", "replace-cross": "rx"}
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What the papers shown need: a novelty column (only if some paper has, or will get, a
+    novelty score), a category column as wide as the longest category name, the Signal
+    column (enrichment cached for the day) and the day column (a view of several days)."""
+
+    novelty: bool = True
+    cat_width: int = 9
+    signals: bool = False
+    days: bool = False
+
+
+CAT_MAX = 10  # a longer category shows as its archive ("cond-mat.mtrl-sci" -> "cond-mat")
+
+
+def category_label(name: str) -> str:
+    """The category as the column shows it: whole, or, when longer than CAT_MAX, its
+    archive (the whole part before the dot), so one long name never widens the column for
+    every paper and no name is cut mid-word; the preview shows it in full."""
+    if cell_len(name) <= CAT_MAX:
+        return name
+    return name.split(".", 1)[0]
+
+
+def shape_of(entries: Sequence[Entry], signals: bool = False, days: bool = False) -> Shape:
+    novelty = any(e.novelty is not None or e.status in ("queued", "failed") for e in entries)
+    longest = max((cell_len(category_label(e.paper.primary_category)) for e in entries),
+                  default=3)
+    return Shape(novelty=novelty, cat_width=max(3, longest), signals=signals, days=days)
+
+
+def layout(width: int, shape: Shape = Shape()) -> list[tuple[Column, int, int]]:
+    """(column, x, width) for a given total width; the title column stretches."""
+    want = max(WANT_TITLE, -(-TITLE_SHARE * width // 100))
+    hidden = {k for k, shown in (("nov", shape.novelty), ("sig", shape.signals),
+                                 ("day", shape.days)) if not shown}
+    active = [c for c in COLUMNS if c.key not in hidden]
+
+    def fixed_width(c: Column) -> int:
+        return shape.cat_width if c.key == "cat" else c.width or 0
+
+    for victim in (*DROP_ORDER, None):
+        fixed = sum(fixed_width(c) for c in active if c.key != "author")
+        room = width - fixed - GAP * (len(active) + 1)
+        author = next((c for c in active if c.key == "author"), None)
+        author_w = 0 if author is None else max(MIN_AUTHOR, min(author.width or 0,
+                                                                room - want))
+        title = room - author_w
+        if title >= want or victim is None:
+            break
+        active = [c for c in active if c.key != victim]
+    title = max(MIN_TITLE, title)
+    out = []
+    x = GAP
+    for c in active:
+        w = title if c.width is None else author_w if c.key == "author" else fixed_width(c)
+        out.append((c, x, w))
+        x += w + GAP
+    return out
+
+
+def column_at(width: int, x: int, shape: Shape = Shape()) -> Column | None:
+    for c, cx, w in layout(width, shape):
+        if cx <= x < cx + w + GAP:
+            return c
+    return None
+
+
+def fit(text: str, width: int) -> str:
+    """Exactly `width` cells: padded, or cut with an ellipsis."""
+    if cell_len(text) > width:
+        return set_cell_size(text, width - 1) + "…"
+    return set_cell_size(text, width)

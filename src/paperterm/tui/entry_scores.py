@@ -1,0 +1,80 @@
+"""Scores from the scoring facade written onto the list's entries (no Textual here)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from paperterm.listing import PROVISIONAL, Entry
+from paperterm.models import Paper
+from paperterm.scoring.types import Score
+
+# a Score's status -> the entry status the list shows (see paperterm.listing.STATUSES)
+_STATUS = {"scored": "scored", "cached": "cached", "queued": "queued", "unscored": "failed",
+           "prefiltered": "prefilter"}
+
+
+def set_scores(by_id: Mapping[str, Entry], scores: Iterable[Score],
+               status: str | None = None) -> None:
+    """Show `scores` as they are (`status`, if given, overrides each score's own)."""
+    for s in scores:
+        e = by_id.get(s.paper_id)
+        if e is not None:
+            e.set_score(s.relevance, s.novelty, s.reason,
+                        status or _STATUS.get(s.status, s.status), s.error, s.fine)
+
+
+def merge_scores(by_id: Mapping[str, Entry], scores: Iterable[Score]) -> bool:
+    """Apply a run's scores; a failure never hides a score the entry already has.
+    Returns whether any entry changed."""
+    changed = False
+    for s in scores:
+        e = by_id.get(s.paper_id)
+        if e is None:
+            continue
+        status = _STATUS.get(s.status, s.status)
+        if status == "failed" and e.has_score:
+            continue
+        e.set_score(s.relevance, s.novelty, s.reason, status, s.error, s.fine)
+        changed = True
+    return changed
+
+
+def mark_queued(by_id: Mapping[str, Entry], papers: Iterable[Paper]) -> None:
+    """Papers a run is about to score show "…", unless they already have a real score."""
+    for p in papers:
+        e = by_id[p.id]
+        if not e.has_score or e.status in ("local", "prefilter", *PROVISIONAL):
+            e.set_score(None, None, "", "queued")
+
+
+def fail_queued(entries: Iterable[Entry], reason: str) -> None:
+    """Whatever a finished run did not report stays visibly unscored, with the reason."""
+    for e in entries:
+        if e.status == "queued":
+            e.set_score(None, None, "", "failed", reason)
+
+
+def mark_unsent(entries: Iterable[Entry], stopped: str) -> None:
+    """Papers a soft halt (budget, cancel, a failure streak) left unscored were never sent:
+    "unsent", not "failed" (their error is the halt's, which `stopped` starts with)."""
+    for e in entries:
+        if e.status == "failed" and e.error and (
+                stopped.startswith(e.error) or e.error.startswith("not sent")):
+            e.status = "unsent"
+
+
+def lay_local_under(by_id: Mapping[str, Entry], scores: Iterable[Score]) -> int:
+    """Local scores for the papers the model did not score ("failed", "unsent"): the list
+    stays ranked, provisionally. Returns how many entries got one."""
+    n = 0
+    for s in scores:
+        e = by_id.get(s.paper_id)
+        if e is not None and e.status in PROVISIONAL and e.relevance is None:
+            e.relevance, e.novelty, e.reason = s.relevance, None, s.reason
+            n += 1
+    return n
+
+
+def clear_scores(entries: Iterable[Entry]) -> None:
+    for e in entries:
+        e.set_score(None, None, "", "none")

@@ -1,0 +1,53 @@
+"""A footer that shows only the keys that fit: Textual's footer scrolls its keys under the
+command-palette key on a narrow terminal, leaving cut labels ("b S") and stray letters."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rich.cells import cell_len
+from textual import events
+from textual.app import ComposeResult
+from textual.widget import Widget
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+PALETTE = "-command-palette"
+
+
+def key_width(key: FooterKey, *, compact: bool) -> int:
+    """The cells a footer key takes, margins included (Textual's footer stylesheet: compact
+    keys have a right margin of 1, wide ones padding 1 each side; the palette key a border)."""
+    width = cell_len(key.key_display) + (1 + cell_len(key.description) if key.description
+                                         else 0)
+    width += 1 if compact else 2
+    if key.has_class(PALETTE):
+        width += 1
+    return width
+
+
+class FittingFooter(Footer):
+    """`Footer` that hides, from the right, the keys that would not fit whole."""
+
+    def compose(self) -> ComposeResult:
+        children = list(super().compose())
+        self.fit_keys(children, self.size.width or self.app.size.width)
+        yield from children
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.fit_keys(self.children, event.size.width)
+
+    def watch_compact(self) -> None:
+        self.fit_keys(self.children, self.size.width or self.app.size.width)
+
+    def fit_keys(self, children: Iterable[Widget], width: int) -> None:
+        """Show the keys, left to right, while they fit whole left of the palette key."""
+        keys = [c for c in children if isinstance(c, FooterKey)]
+        room = width - sum(key_width(k, compact=self.compact) for k in keys
+                           if k.has_class(PALETTE))
+        used = 0
+        for key in keys:
+            if key.has_class(PALETTE):
+                continue
+            used += key_width(key, compact=self.compact)
+            key.display = used <= room

@@ -1,0 +1,141 @@
+"""The header line above the list: topic, day, how many papers show, filters, sort, scoring.
+
+`HeaderInfo` is a snapshot of what the line says; `header_text` lays it out for a width (a
+compact form when the long one does not fit, keeping the scoring progress, tokens and cost).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from paperterm.listing import SORT_LABELS, sort_arrow
+from paperterm.scoring.types import RunSummary
+from paperterm.tui.text import one_line
+
+
+@dataclass(frozen=True)
+class HeaderInfo:
+    topic: str
+    day: str
+    flags: tuple[str, ...]
+    shown: int
+    total: int
+    filters: tuple[str, ...]  # one phrase per active filter
+    sort_key: str
+    reverse: bool
+    scoring: bool  # a run is under way
+    summary: RunSummary | None  # its progress, or the last run's outcome
+    scorer: str  # what ranks the list when no run has reported yet
+    queued: int = 0
+    scored: int = 0
+    cached: int = 0
+    failed: int = 0
+    unseen: int = 0  # of the whole day, whatever the filters
+    starred: int = 0
+    marked: int = 0
+    unsent: int = 0  # kept from the model by a budget, a cancel or a failure streak
+    provisional: int = 0  # ranked by a local score standing in for the model's
+
+
+def _fmt_tokens(n: int) -> str:
+    return f"{n / 1000:.1f}k" if n >= 1000 else str(n)
+
+
+def scoring_text(info: HeaderInfo, *, compact: bool = False) -> str:
+    s = info.summary
+    if info.scoring:
+        if s and s.total:
+            text = f"scoring {s.scored + s.cached + s.unscored}/{s.total}"
+        else:
+            text = f"scoring… {info.queued} queued"
+    elif s is not None:
+        # counted over the list: scores read from the cache before the run count too
+        text = f"{info.scored} scored"
+        if info.cached or not compact:  # a narrow screen keeps room for tokens and cost
+            text += f", {info.cached} cached"
+        if info.failed:
+            text += f", {info.failed} failed"
+        if info.unsent:
+            text += f", {info.unsent} not sent"
+        if info.provisional:
+            text += f", {info.provisional} provisional (local)"
+        if not compact:
+            text = f"{s.model}: {text}"
+    else:
+        text = info.scorer
+    if s is not None and (s.total_tokens or s.cost):
+        sep = " · " if compact else "  ·  "
+        text += f"{sep}{_fmt_tokens(s.total_tokens)} tokens"
+        text += f"{sep}cost unknown" if s.cost is None else f"{sep}${s.cost:.4f}"
+    return text
+
+
+def triage_text(info: HeaderInfo, *, compact: bool = False) -> str:
+    """"· 230 unseen 3★ 2 marked" (compact: " 230• 3★ 2+"); zero stars or marks are left
+    out."""
+    if not info.total:
+        return ""
+    if compact:
+        parts = [f"{info.unseen}•"] + [f"{n}{c}" for n, c in ((info.starred, "★"),
+                                                            (info.marked, "+")) if n]
+        return " " + " ".join(parts)
+    out = f"  ·  {info.unseen} unseen"
+    if info.starred:
+        out += f" {info.starred}★"
+    if info.marked:
+        out += f" {info.marked} marked"
+    return out
+
+
+def _header(info: HeaderInfo, *, compact: bool) -> Text:
+    sep = " · " if compact else "  ·  "
+    out = Text(no_wrap=True, overflow="ellipsis")
+    if not compact:
+        out.append(" paperterm ", style="bold reverse")
+        out.append("  topic ")
+    else:
+        out.append(" ")
+    out.append(one_line(info.topic), style="bold")
+    out.append(sep)
+    out.append(one_line(info.day), style="bold")
+    for flag in info.flags:
+        out.append(f" [{flag}]", style="italic")
+    out.append(f"{sep}{info.shown}/{info.total}{'' if compact else ' papers'}")
+    out.append(triage_text(info, compact=compact))
+    filters = " ".join(info.filters)
+    if filters and not compact:
+        out.append(sep + "filter: ", style="bold")
+        out.append(one_line(filters))
+    if not compact:
+        arrow = sort_arrow(info.sort_key, info.reverse)
+        out.append(f"{sep}sort {SORT_LABELS[info.sort_key]} {arrow}")
+    out.append(sep)
+    out.append(scoring_text(info, compact=compact))
+    if filters and compact:  # last: on a narrow screen it is what gets cut
+        out.append(sep + "filter: ", style="bold")
+        out.append(one_line(filters))
+    return out
+
+
+def header_text(info: HeaderInfo, width: int | None = None) -> Text:
+    """The header line; when `width` is too small for the long form, the compact one (the
+    sort shows in the column titles anyway)."""
+    full = _header(info, compact=False)
+    if width is None or full.cell_len <= width:
+        return full
+    return _header(info, compact=True)
+
+
+class TopBar(Static):
+    """The header line, laid out for the width it has."""
+
+    info: reactive[HeaderInfo | None] = reactive(None, always_update=True)
+
+    def render(self) -> Text:
+        if self.info is None:
+            return Text()
+        return header_text(self.info, self.size.width or None)

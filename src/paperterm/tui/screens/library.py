@@ -1,0 +1,253 @@
+"""The library across days, in the reader: search over every cached paper, the Starred
+reading list and papers similar to one, in one screen; and the note/tags editor.
+
+Results show title, first author, day and score; the detail pane shows authors, tags, the
+note and the abstract snippet with the matched words highlighted. The usual keys work on
+the result under the cursor: `*` star, `b` save to .bib, `c` copy BibTeX, `o`/`p` open,
+`n` note and tags; `esc` goes back to the day.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar, cast
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Input, Label, OptionList, Static, TextArea
+from textual.widgets.option_list import Option
+
+from paperterm.store import SearchHit, Selection
+from paperterm.store.fts import HIT_CLOSE, HIT_OPEN
+from paperterm.tui.bib_actions import BibOptions, bibtex_clipping, save_papers
+from paperterm.tui.text import tex
+
+if TYPE_CHECKING:
+    from paperterm.tui.app import PapertermApp
+
+LIMIT = 200  # results shown
+
+
+def highlighted(snippet: str) -> Text:
+    """The snippet as literal text with the matched words in reverse video."""
+    out = Text()
+    for i, part in enumerate(snippet.split(HIT_OPEN)):
+        hit, _, rest = part.partition(HIT_CLOSE) if i else ("", "", part)
+        if hit:
+            out.append(hit, style="bold reverse")
+        out.append(rest)
+    return out
+
+
+class LibraryScreen(Screen[None]):
+    """`mode`: "search" (a query box), "starred" (the reading list) or "similar"."""
+
+    BINDINGS: ClassVar[list[Binding]] = [
+        Binding("escape", "back", "Back", show=True),
+        Binding("asterisk", "star", "Star", show=True),
+        Binding("n", "note", "Note/tags", show=True),
+        Binding("b", "save", "Save .bib", show=True),
+        Binding("c", "copy", "Copy"),
+        Binding("o", "open('abs')", "Open", show=True),
+        Binding("p", "open('pdf')", "PDF"),
+        Binding("m", "similar", "Similar", show=True),
+    ]
+
+    def __init__(self, mode: str = "search", *, paper_id: str | None = None,
+                 query: str = "") -> None:
+        super().__init__()
+        self.mode, self.paper_id, self.initial = mode, paper_id, query
+        self.hits: list[SearchHit] = []
+        self.starred: set[str] = set()
+
+    @property
+    def reader(self) -> PapertermApp:
+        return cast("PapertermApp", self.app)
+
+    def compose(self) -> ComposeResult:
+        yield Label(self._title(), id="library-title")
+        yield Input(self.initial, placeholder='search every cached paper: words, "a phrase", '
+                    "prefix*, -word, author:, tag:", id="library-query")
+        yield OptionList(id="library-results")
+        yield Static(id="library-detail")
+        yield Footer()
+
+    def _title(self) -> str:
+        return {"search": "Search the library", "starred": "Starred: your reading list",
+                "similar": f"Similar to {self.paper_id}"}[self.mode]
+
+    def on_mount(self) -> None:
+        box = self.query_one("#library-query", Input)
+        box.display = self.mode == "search"
+        self.refresh_results()
+        (box if self.mode == "search" else self.query_one(OptionList)).focus()
+
+    # -- results --------------------------------------------------------------------------
+
+    def _find(self) -> list[SearchHit]:
+        store = self.reader.store
+        if store is None:
+            return []
+        topic_fp = self.reader.session.topic.fingerprint
+        if self.mode == "starred":
+            return [SearchHit(p, day, p.abstract[:300], 0.0)
+                    for p, day in store.library_papers(Selection(starred=True))]
+        if self.mode == "similar" and self.paper_id:
+            from paperterm.similar import similar_papers
+
+            return similar_papers(store, self.paper_id, limit=LIMIT, topic_fp=topic_fp)
+        query = self.query_one("#library-query", Input).value
+        return store.search(query, limit=LIMIT, topic_fp=topic_fp)
+
+    def refresh_results(self) -> None:
+        self.hits = self._find()
+        store = self.reader.store
+        self.starred = store.starred_ids() if store is not None else set()
+        results = self.query_one("#library-results", OptionList)
+        results.clear_options()
+        results.add_options([Option(self._row(h)) for h in self.hits])
+        if self.hits:
+            results.highlighted = 0
+        self._show_detail()
+
+    def _row(self, h: SearchHit) -> Text:
+        score = f"{h.relevance:>2}" if h.relevance is not None else " ·"
+        star = "★" if h.paper.id in self.starred else " "
+        return Text(f"{score} {star} {h.day}  {tex(h.paper.title)}  — "
+                    f"{tex(h.paper.first_author)}",
+                    no_wrap=True, overflow="ellipsis")
+
+    @property
+    def current(self) -> SearchHit | None:
+        i = self.query_one("#library-results", OptionList).highlighted
+        return self.hits[i] if i is not None and 0 <= i < len(self.hits) else None
+
+    def _show_detail(self) -> None:
+        detail = self.query_one("#library-detail", Static)
+        h = self.current
+        if h is None:
+            detail.update(Text("No cached paper matches." if self.mode != "starred"
+                               else "Nothing starred yet: * stars a paper."))
+            return
+        p = h.paper
+        store = self.reader.store
+        note = store.note(p.id) if store is not None else ""
+        tags = store.tags([p.id]).get(p.id, []) if store is not None else []
+        out = Text()
+        out.append(tex(p.title) + "\n", style="bold")
+        out.append(", ".join(tex(a) for a in p.authors) + "\n")
+        out.append(f"{p.versioned_id}  ·  {h.day}  ·  {', '.join(p.categories)}\n")
+        if tags:
+            out.append("tags: " + ", ".join(tags) + "\n")
+        if note:
+            out.append("note: " + note + "\n")
+        out.append("\n")
+        out.append_text(highlighted(h.snippet))
+        detail.update(out)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self.refresh_results()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.query_one(OptionList).focus()
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self._show_detail()
+
+    # -- actions on the result under the cursor -------------------------------------------
+
+    def action_back(self) -> None:
+        self.dismiss(None)
+
+    def action_star(self) -> None:
+        h, store = self.current, self.reader.store
+        if h is None or store is None:
+            return
+        store.set_starred(h.paper.id, h.paper.id not in self.starred)
+        keep = self.query_one(OptionList).highlighted
+        self.refresh_results()
+        if keep is not None and self.hits:
+            self.query_one(OptionList).highlighted = min(keep, len(self.hits) - 1)
+
+    def _options(self) -> BibOptions:
+        s = self.reader.session
+        return BibOptions.from_config(s.config.bibtex, unicode=s.unicode_bib)
+
+    def action_save(self) -> None:
+        h = self.current
+        if h is None:
+            return
+        outcome = save_papers([h.paper], self.reader.session.bib_path, self._options())
+        if not outcome.error and self.reader.store is not None and outcome.in_file:
+            self.reader.store.mark_saved(outcome.in_file, outcome.path)
+        self.reader.say(outcome.message, "error" if outcome.error else "information")
+
+    def action_copy(self) -> None:
+        if self.current is not None:
+            from paperterm.tui.copying import copy_text
+
+            clip = bibtex_clipping(self.current.paper, None, self._options())
+            copy_text(self.reader, clip.text, clip.what)
+
+    def action_open(self, which: str) -> None:
+        from paperterm.tui.links import open_link
+
+        if self.current is not None:
+            p = self.current.paper
+            open_link(self.reader, p.abs_url if which == "abs" else p.pdf_url)
+
+    def action_similar(self) -> None:
+        if self.current is not None:
+            self.app.push_screen(LibraryScreen("similar", paper_id=self.current.paper.id))
+
+    def action_note(self) -> None:
+        if self.current is not None:
+            self.app.push_screen(NoteEditor(self.current.paper.id),
+                                 lambda _: self.refresh_results())
+
+
+class NoteEditor(ModalScreen[bool]):
+    """A multi-line note and comma-separated tags for one paper; ctrl+s saves, esc cancels."""
+
+    BINDINGS: ClassVar[list[Binding]] = [
+        Binding("ctrl+s", "save", "Save", show=True, priority=True),
+        Binding("escape", "cancel", "Cancel", show=True),
+    ]
+
+    def __init__(self, paper_id: str) -> None:
+        super().__init__()
+        self.paper_id = paper_id
+
+    @property
+    def reader(self) -> PapertermApp:
+        return cast("PapertermApp", self.app)
+
+    def compose(self) -> ComposeResult:
+        store = self.reader.store
+        note = store.note(self.paper_id) if store is not None else ""
+        tags = store.tags([self.paper_id]).get(self.paper_id, []) if store is not None else []
+        with Vertical(id="note-editor"):
+            yield Label(f"Note on {self.paper_id}  (ctrl+s saves, esc cancels)")
+            yield TextArea(note, id="note-text")
+            yield Label("Tags (comma-separated)")
+            yield Input(", ".join(tags), id="note-tags")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(TextArea).focus()
+
+    def action_save(self) -> None:
+        store = self.reader.store
+        if store is None:
+            self.reader.say("No database: the note cannot be kept.", "error")
+            self.dismiss(False)
+            return
+        store.set_note(self.paper_id, self.query_one(TextArea).text)
+        store.set_tags(self.paper_id, self.query_one("#note-tags", Input).value.split(","))
+        self.reader.say(f"Note and tags saved for {self.paper_id}", timeout=3)
+        self.dismiss(True)
+
+    def action_cancel(self) -> None:
+        self.dismiss(False)

@@ -1,0 +1,124 @@
+"""`a`: a 3-5 sentence summary of the paper under the cursor, in a modal.
+
+The summary is asked for on a worker thread (the engine and litellm load there, never
+before the first paint), in the configured `language`, and cached like a score: asking
+again, here or with `paperterm summarize`, costs nothing. A mixin of `DayScreen` brings
+the action; the modal shows progress, then the summary (or why there is none) and its cost.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from paperterm.models import Paper
+from paperterm.session import Session
+from paperterm.tui.text import tex
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from paperterm.listing import Entry
+    from paperterm.tui.app import PapertermApp
+
+NEEDS_MODEL = ("Summaries need a model: start with --model PROVIDER/MODEL "
+               "(e.g. openai/gpt-4o-mini) or set `model` in the config")
+
+
+class SummaryActions:
+    """The day screen's summary key."""
+
+    session: Session
+    current: Entry | None
+    reader: PapertermApp
+    app: App[int]
+
+    def action_summarize(self) -> None:
+        e = self.current
+        if e is None:
+            return
+        if not self.session.settings.model:
+            self.reader.say(NEEDS_MODEL, "warning", timeout=8)
+            return
+        self.app.push_screen(SummaryScreen(e.paper, self.session))
+
+
+class SummaryScreen(ModalScreen[None]):
+    """One paper's summary: asked for when the screen opens, shown when it arrives."""
+
+    DEFAULT_CSS = """
+    SummaryScreen { align: center middle; }
+    #summary-box { width: 90; max-width: 100%; height: auto; max-height: 80%;
+                   border: round $primary; background: $surface; padding: 0 1; }
+    #summary-title { text-style: bold; margin-bottom: 1; }
+    #summary-foot { color: $text-muted; margin-top: 1; }
+    """
+    BINDINGS: ClassVar[list[Binding]] = [
+        Binding("escape,q,a", "close", "Close", id="summary_close"),
+    ]
+
+    def __init__(self, paper: Paper, session: Session) -> None:
+        super().__init__()
+        self.paper, self.session = paper, session
+        self.language = session.config.language
+        self.cancel = threading.Event()
+        self.text: str | None = None  # the summary once it arrived (None: not yet, or none)
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="summary-box"):
+            yield Static(Text(tex(self.paper.title)), id="summary-title")
+            yield Static(Text(f"Summarizing with {self.session.settings.model} "
+                              f"in {self.language}…"), id="summary-body")
+            yield Static(Text("esc closes"), id="summary-foot")
+
+    def on_mount(self) -> None:
+        self.run_worker(self._ask, name="summary", group="summary", thread=True,
+                        exit_on_error=False)
+
+    def _ask(self) -> None:
+        """Worker thread: never raises; the outcome goes to the screen."""
+        from paperterm.scoring import ScoringError
+        from paperterm.scoring.summary import summarize_papers
+
+        try:
+            got, run = summarize_papers([self.paper], self.session.settings, self.language,
+                                        db_path=self.session.db_path, cancel=self.cancel)
+        except ScoringError as exc:
+            self._post(None, f"No summary: {exc}", "")
+            return
+        except Exception as exc:  # never a traceback in the reader
+            self._post(None, f"No summary: {type(exc).__name__}: {exc}", "")
+            return
+        result = got.get(self.paper.id)
+        if result is None or not result.ok:
+            why = result.error if result is not None else "no result"
+            self._post(None, f"No summary: {why}", "")
+            return
+        cost = "unknown cost" if run.cost is None else f"${run.cost:.4f}"
+        foot = ("cached: no request" if result.status == "cached" else
+                f"{run.total_tokens:,} tokens, {cost}")
+        self._post(result.text, result.text, f"{self.language} · {foot} · esc closes")
+
+    def _post(self, text: str | None, body: str, foot: str) -> None:
+        if self.cancel.is_set():
+            return
+        with contextlib.suppress(RuntimeError):  # the app has closed
+            self.app.call_from_thread(self._show, text, body, foot)
+
+    def _show(self, text: str | None, body: str, foot: str) -> None:
+        self.text = text
+        self.query_one("#summary-body", Static).update(Text(body))
+        if foot:
+            self.query_one("#summary-foot", Static).update(Text(foot))
+
+    def action_close(self) -> None:
+        self.cancel.set()
+        self.dismiss(None)

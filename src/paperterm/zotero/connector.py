@@ -1,0 +1,105 @@
+"""Zotero desktop's local connector (HTTP on 127.0.0.1:23119, the protocol the browser
+connectors speak): `saveItems` with Zotero items, then `updateSession` to file them into the
+chosen collection. `PAPERTERM_ZOTERO_CONNECTOR_URL` overrides the address (tests)."""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.error
+import urllib.request
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+from paperterm import __version__
+from paperterm.exports.record import record
+from paperterm.models import Paper
+
+DEFAULT_URL = "http://127.0.0.1:23119"
+TIMEOUT = 30.0
+
+
+class ZoteroError(Exception):
+    """Zotero could not take the papers; the text says why, in one line."""
+
+
+def zotero_item(paper: Paper) -> dict[str, Any]:
+    """One paper as a Zotero "preprint" item, with its PDF as a linked attachment."""
+    r = record(paper, paper.id)
+    return {
+        "id": paper.id,
+        "itemType": "preprint",
+        "title": r.title,
+        "creators": [{"name": a.literal, "creatorType": "author"} if a.literal else
+                     {"lastName": a.family, "firstName": a.given, "creatorType": "author"}
+                     for a in r.authors],
+        "abstractNote": r.abstract,
+        "date": r.date,
+        "repository": "arXiv",
+        "archiveID": r.eprint,
+        "DOI": r.doi,
+        "url": paper.abs_url,
+        "extra": f"arXiv: {paper.versioned_id}",
+        "tags": [{"tag": c} for c in paper.categories],
+        "attachments": [{"title": "arXiv PDF", "url": paper.pdf_url,
+                         "mimeType": "application/pdf"}],
+    }
+
+
+class Connector:
+    def __init__(self, base_url: str | None = None) -> None:
+        self.base = (base_url or os.environ.get("PAPERTERM_ZOTERO_CONNECTOR_URL")
+                     or DEFAULT_URL).rstrip("/")
+
+    def _post(self, endpoint: str, payload: Any) -> tuple[int, Any]:
+        req = urllib.request.Request(
+            f"{self.base}/connector/{endpoint}", data=json.dumps(payload).encode("utf-8"),
+            method="POST", headers={"Content-Type": "application/json",
+                                    "X-Zotero-Connector-API-Version": "3",
+                                    "User-Agent": f"paperterm/{__version__}"})
+        try:
+            with urllib.request.urlopen(req, timeout=TIMEOUT) as resp:
+                raw = resp.read()
+                status = resp.status
+        except urllib.error.HTTPError as exc:
+            detail = " ".join(exc.read(300).decode("utf-8", "replace").split())
+            raise ZoteroError(f"Zotero connector {endpoint}: HTTP {exc.code}"
+                              + (f" ({detail[:200]})" if detail else "")) from None
+        except (urllib.error.URLError, OSError) as exc:
+            raise ZoteroError(f"Zotero is not running, or its connector is off (nothing "
+                              f"answers at {self.base}): {getattr(exc, 'reason', exc)}") from None
+        try:
+            return status, json.loads(raw) if raw.strip() else None
+        except ValueError:
+            return status, None
+
+    def collections(self) -> list[dict[str, Any]]:
+        """The libraries and collections Zotero offers as targets ({id, name, level})."""
+        _, body = self._post("getSelectedCollection", {})
+        targets = (body or {}).get("targets") if isinstance(body, dict) else None
+        return [t for t in targets or [] if isinstance(t, dict) and "id" in t]
+
+    def target_id(self, collection: str) -> str:
+        targets = self.collections()
+        wanted = collection.strip().casefold()
+        for t in targets:
+            if str(t.get("name", "")).strip().casefold() == wanted:
+                return str(t["id"])
+        names = ", ".join(str(t.get("name")) for t in targets) or "none"
+        raise ZoteroError(f"no Zotero collection named {collection!r} (there are: {names})")
+
+    def save(self, papers: Sequence[Paper], collection: str | None = None) -> str:
+        """Save `papers` into Zotero (into `collection`, else Zotero's selected one).
+        Returns where they went."""
+        target = self.target_id(collection) if collection else None
+        session = uuid.uuid4().hex
+        status, _ = self._post("saveItems", {
+            "sessionID": session, "uri": papers[0].abs_url if papers else "",
+            "items": [zotero_item(p) for p in papers]})
+        if status not in (200, 201):
+            raise ZoteroError(f"Zotero connector saveItems answered HTTP {status}")
+        if target:
+            self._post("updateSession", {"sessionID": session, "target": target})
+            return f"collection {collection}"
+        return "the collection selected in Zotero"

@@ -1,0 +1,92 @@
+"""The list's columns give the title the width (issue 10, item 12): no empty novelty column,
+short type and marks, categories never cut mid-name, the title at least 45% of 80 columns."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from paperterm.tui.columns import CAT_MAX, Shape, category_label, layout
+
+
+def widths(cols) -> dict[str, int]:
+    return {c.key: w for c, _x, w in cols}
+
+
+def test_the_title_gets_45_percent_of_80_columns_in_every_shape():
+    for shape in (Shape(), Shape(novelty=False), Shape(cat_width=5),
+                  Shape(novelty=True, cat_width=15), Shape(novelty=False, cat_width=15)):
+        cols = layout(79, shape)  # 80 columns less the scrollbar
+        assert widths(cols)["title"] >= 0.45 * 80, (shape, widths(cols))
+        end = cols[-1][1] + cols[-1][2]
+        assert end <= 79, shape
+        assert {"rel", "title", "marks"} <= set(widths(cols)), shape
+
+
+def test_no_novelty_column_without_novelty_scores():
+    assert "nov" not in widths(layout(120, Shape(novelty=False)))
+    assert "nov" in widths(layout(120, Shape(novelty=True)))
+
+
+def test_category_column_fits_the_longest_name_or_goes():
+    w = widths(layout(120, Shape(cat_width=15)))
+    assert w["cat"] == 15
+    assert all(w.get("cat", 15) == 15 for w in
+               (widths(layout(n, Shape(cat_width=15))) for n in range(40, 130)))
+
+
+async def test_local_scores_show_no_novelty_column_and_full_categories(make_session, make_app,
+                                                                       probe, example_papers):
+    papers = list(example_papers)
+    papers[0] = replace(papers[0], primary_category="physics.comp-ph",
+                        categories=("physics.comp-ph",))
+    app = make_app(make_session(papers))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        p = probe(app)
+        header = p.columns()
+        assert "Nov" not in header and "Title" in header  # local scorer: no novelty
+        cols = {c.key: (x, w) for c, x, w in p.table.columns()}
+        assert cols["title"][1] >= 36
+        row = p.table.index_of(papers[0].id)
+        p.table.move_to(row)
+        await pilot.pause()
+        y = row - int(p.table.scroll_y)
+        if "cat" in cols:  # too long for the column: its archive, a whole word
+            x, w = cols["cat"]
+            assert p.row(y)[x:x + w].strip() == "physics"
+            assert w <= CAT_MAX  # one long name does not widen the column for all
+        assert "physics.com…" not in p.row(y)
+        assert "physics.comp-ph" in p.meta()  # in full in the preview
+
+
+async def test_novelty_column_shows_when_the_model_scores(make_session, make_app, probe,
+                                                          fake_scoring, llm_settings, until):
+    app = make_app(make_session(settings=llm_settings))
+    async with app.run_test(size=(80, 24)) as pilot:
+        p = probe(app)
+        await until(pilot, lambda: fake_scoring.runs and not p.day.scoring)
+        assert "Nov" in p.columns()
+        assert next(w for c, _x, w in p.table.columns() if c.key == "title") >= 36
+
+
+async def test_footer_keys_that_do_not_fit_whole_are_hidden(make_session, make_app):
+    from textual.widgets._footer import FooterKey
+
+    app = make_app(make_session())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        keys = list(app.screen.query(FooterKey))
+        palette = next(k for k in keys if k.has_class("-command-palette"))
+        shown = [k for k in keys if k.display and k is not palette]
+        assert len(shown) >= 4 and len(shown) < len(keys) - 1
+        for k in shown:  # each whole, left of the palette key
+            assert k.region.right <= palette.region.x, k.description
+        await pilot.resize_terminal(140, 24)
+        await pilot.pause()
+        assert all(k.display for k in app.screen.query(FooterKey))
+
+
+def test_a_long_category_shows_as_its_archive_never_cut():
+    assert category_label("cs.LG") == "cs.LG" and category_label("astro-ph") == "astro-ph"
+    assert category_label("cond-mat.mtrl-sci") == "cond-mat"
+    assert category_label("physics.comp-ph") == "physics"

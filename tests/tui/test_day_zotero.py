@@ -1,0 +1,52 @@
+"""`Z` in the reader: the marked papers (or the current one) go to Zotero on a worker thread,
+the list staying live meanwhile; failures are a notice."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from support.fakezotero import FakeZoteroConnector
+
+from paperterm.config import Config, ZoteroConfig
+
+
+async def test_z_sends_the_marked_papers_without_blocking_the_list(
+        make_session, make_app, probe, size, until, monkeypatch: pytest.MonkeyPatch):
+    gate = threading.Event()
+    fake = FakeZoteroConnector(gate=gate)
+    monkeypatch.setenv("PAPERTERM_ZOTERO_CONNECTOR_URL", fake.url)
+    config = Config(zotero=ZoteroConfig(collection="MoE"))
+    app = make_app(make_session(config=config))
+    try:
+        async with app.run_test(size=size) as pilot:
+            p = probe(app)
+            first, second = p.shown[0], p.shown[1]
+            await pilot.press("x", "x", "Z")
+            await until(pilot, lambda: [c for c, _ in fake.calls] == ["getSelectedCollection",
+                                                                     "saveItems"])
+            await pilot.press("j", "j")  # Zotero still busy: the list answers
+            assert p.current is p.shown[4]  # marking went on to the third paper
+            assert not p.said("Sent 2 papers")
+            gate.set()
+            await until(pilot, lambda: p.said("Sent 2 papers to Zotero (collection MoE)"))
+            assert not first.marked and not second.marked
+    finally:
+        gate.set()
+        fake.close()
+    assert [i["url"] for i in fake.items] == [first.paper.abs_url, second.paper.abs_url]
+    assert list(fake.sessions.values()) == ["C9"]
+
+
+async def test_z_without_zotero_is_an_error_notice_and_keeps_the_marks(
+        make_session, make_app, probe, size, until, monkeypatch: pytest.MonkeyPatch):
+    from support.fakearxiv import closed_port
+
+    monkeypatch.setenv("PAPERTERM_ZOTERO_CONNECTOR_URL", f"http://127.0.0.1:{closed_port()}")
+    app = make_app(make_session())
+    async with app.run_test(size=size) as pilot:
+        p = probe(app)
+        await pilot.press("x", "Z")
+        await until(pilot, lambda: p.said("Not sent to Zotero: Zotero is not running"))
+        assert p.shown[0].marked
+        assert ("error" in [sev for m, sev in app.said if "Not sent" in m])

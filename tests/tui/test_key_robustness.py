@@ -1,0 +1,99 @@
+"""No key sequence ends the reader with a traceback, and `q` always wins (issue 10, item 3)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from textual import events
+
+from paperterm.tui.keys import ALL_KEYS
+from paperterm.tui.screens.day import DayScreen
+
+CHARS = {"slash": "/", "question_mark": "?", "asterisk": "*", "space": " "}
+
+
+def burst(app, *keys: str) -> None:
+    """Send keys the way a terminal delivers fast typing: all queued before any is handled
+    (Pilot.press waits for each key to be handled, which hides races)."""
+    for key in keys:
+        char = CHARS.get(key, key if len(key) == 1 else None)
+        event = events.Key(key, char)
+        event.set_sender(app)
+        app._driver.send_message(event)
+
+
+async def _quit_then(make_session, make_app, size, *after: str) -> int | None:
+    app = make_app(make_session())
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        burst(app, "q", *after)
+        await pilot.pause(0.5)
+    return app.return_code
+
+
+@pytest.mark.parametrize("after", ["t", "f", "slash", "question_mark", "ctrl+p", "b"])
+async def test_q_then_another_key_still_quits_cleanly(make_session, make_app, size, after):
+    assert await _quit_then(make_session, make_app, size, after, "j") == 0
+
+
+async def test_palette_then_page_down_at_once(make_session, make_app, probe, size):
+    app = make_app(make_session())
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        burst(app, "ctrl+p", "pagedown", "pagedown", "pageup", "end", "home")
+        await pilot.pause(0.3)
+        await pilot.press("pagedown", "escape")
+        await pilot.pause()
+        assert probe(app).day.is_attached
+    assert app.return_code in (None, 0)
+
+
+async def test_theme_palette_then_page_down_at_once(make_session, make_app, probe, size,
+                                                    until):
+    """The palette's "Theme" command opens a second palette; a PageDown arriving before it
+    is laid out raised KeyError: 0 inside Textual's OptionList (the mashing race)."""
+    from paperterm.tui.palette import SafeCommandPalette
+
+    app = make_app(make_session())
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        app.action_change_theme()  # what ctrl+p, "theme", enter runs
+        burst(app, "pagedown", "pagedown", "end", "pageup")
+        await until(pilot, lambda: isinstance(app.screen, SafeCommandPalette))
+        await pilot.pause(0.2)
+        await pilot.press("pagedown", "escape")
+        await until(pilot, lambda: app.screen is probe(app).day)
+    assert app.return_code in (None, 0)
+
+
+def _bound_keys() -> list[str]:
+    keys = [k for spec in ALL_KEYS for k in spec.keys.split(",") if k not in ("q",)]
+    return [*keys, "escape", "tab", "ctrl+p", "enter", "a", "1"]
+
+
+@pytest.mark.parametrize("seed", range(10))
+async def test_random_mashing_over_every_bound_key_never_crashes(make_session, make_app,
+                                                                 size, seed, monkeypatch,
+                                                                 probe):
+    import webbrowser
+
+    monkeypatch.setattr(webbrowser, "open", lambda *a, **k: True)  # no real browser
+    rng = random.Random(seed)
+    keys = _bound_keys()
+    app = make_app(make_session())
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        for _ in range(12):
+            burst(app, *rng.choices(keys, k=6))
+            await pilot.pause(rng.choice([0, 0, 0.05]))
+        await pilot.pause(0.3)  # screens the last keys asked for are up
+        for _ in range(8):  # out of any text box or dialog
+            if isinstance(app.screen, DayScreen) and app.focused is not probe(app).day.search:
+                break
+            await pilot.press("escape")
+            await pilot.pause(0.1)
+        burst(app, "q")
+        await pilot.pause(0.5)
+        where = f"{app.screen_stack!r} focus={app.focused!r}"
+    assert app.return_code == 0, where

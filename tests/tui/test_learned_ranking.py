@@ -1,0 +1,46 @@
+"""The reader's local ranking learns (issue 12, items 3 and 4): the blend arrives from a
+worker after the first paint; a star re-ranks; `d` marks a paper "not interested" for the
+topic (again: undo) and ranks it lower."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.usefixtures("embedding_model")
+
+
+async def test_blend_after_first_paint_then_star_and_not_interested(
+        make_session, make_app, probe, size, until, example_papers):
+    from paperterm.store import Store
+
+    session = make_session()
+    store = Store.open(session.db_path)  # the day is cached, as the loader leaves it
+    store.save_day("cs.LG+cs.AI", session.day.day, example_papers, source="rss")
+    store.close()
+    app = make_app(session)
+    async with app.run_test(size=size) as pilot:
+        p = probe(app)
+        await pilot.pause()
+        assert p.shown[0].relevance is not None  # keyword scores at first paint
+        await until(pilot, lambda: any("close to the topic" in e.reason for e in p.shown),
+                    seconds=30)
+        assert p.header().count("ranking") == 0
+        target = next(e for e in p.shown if e.paper.title.startswith("MoBiQuant"))
+        before = target.fine
+        p.table.move_to_id(target.id)
+        await pilot.press("asterisk")
+        await until(pilot, lambda: target.fine != before, seconds=30)
+        assert target.fine > before and target.starred
+        # not interested: lower for this topic, remembered, and undone by pressing again
+        other = next(e for e in p.shown if e.paper.title.startswith("Elimination"))
+        p.table.move_to_id(other.id)
+        liked = other.fine
+        await pilot.press("d")
+        assert p.said("Not interested (moe)")
+        await until(pilot, lambda: other.fine < liked, seconds=30)
+        assert app.store is not None and other.id in app.store.dismissed_ids("moe")
+        p.table.move_to_id(other.id)
+        await pilot.press("d")
+        assert p.said("Interested again (moe)")
+        await until(pilot, lambda: other.fine == pytest.approx(liked), seconds=30)
+        assert other.id not in app.store.dismissed_ids("moe")

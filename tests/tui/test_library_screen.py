@@ -1,0 +1,72 @@
+"""The library in the reader (issue 11): search over every cached day, the Starred view,
+similar papers and the note editor, driven with Pilot against a real SQLite cache."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from paperterm.models import Paper
+from paperterm.store import Store
+from paperterm.tui.screens.library import LibraryScreen, NoteEditor
+
+
+def _older_day(db) -> None:  # type: ignore[no-untyped-def]
+    store = Store.open(db)
+    store.save_day("cs.AI+cs.LG", date(2026, 2, 2), [
+        Paper("2602.00001", 1, "Zebrafish larvae tracking with transformers", ("Ada Lovelace",),
+              "We track zebrafish larvae in video.", ("cs.CV",), "cs.CV"),
+        Paper("2602.00002", 1, "Tracking zebrafish schools", ("Alan Turing",),
+              "Zebrafish larvae schools, tracked.", ("cs.CV",), "cs.CV"),
+    ], source="rss")
+    store.close()
+
+
+async def test_search_screen_finds_papers_of_other_days_and_stars_them(
+        make_session, make_app, size, until):
+    session = make_session()
+    _older_day(session.db_path)
+    app = make_app(session)
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("F")
+        screen = app.screen
+        assert isinstance(screen, LibraryScreen)
+        await pilot.press(*"larvae")
+        await until(pilot, lambda: len(screen.hits) == 2)
+        assert screen.hits[0].paper.id == "2602.00001"  # the title match ranks first
+        assert screen.hits[0].day == "2026-02-02"
+        detail = str(screen.query_one("#library-detail").render())
+        assert "Ada Lovelace" in detail and "zebrafish" in detail
+        await pilot.press("enter", "asterisk")  # focus the results, star the first
+        assert app.store is not None and "2602.00001" in app.store.starred_ids()
+        await pilot.press("escape")
+        assert not isinstance(app.screen, LibraryScreen)
+        await pilot.press("L")  # the Starred view: every day
+        starred = app.screen
+        assert isinstance(starred, LibraryScreen)
+        assert [h.paper.id for h in starred.hits] == ["2602.00001"]
+        await pilot.press("m")  # similar to the starred paper
+        similar = app.screen
+        assert isinstance(similar, LibraryScreen) and similar.mode == "similar"
+        assert [h.paper.id for h in similar.hits][:1] == ["2602.00002"]
+
+
+async def test_note_editor_saves_note_and_tags_that_search_then_finds(
+        make_session, make_app, size, until):
+    session = make_session()
+    store = Store.open(session.db_path)  # the loader caches the day it shows
+    store.save_day("cs.AI+cs.LG", session.day.day, session.day.papers, source="feed")
+    store.close()
+    app = make_app(session)
+    async with app.run_test(size=size) as pilot:
+        pid = app.screen.current.id  # type: ignore[attr-defined]
+        await pilot.press("n")
+        assert isinstance(app.screen, NoteEditor)
+        await pilot.press(*"okapi idea", "enter", *"second line")
+        app.screen.query_one("#note-tags").value = "Reading Group"  # type: ignore[attr-defined]
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: not isinstance(app.screen, NoteEditor))
+        assert app.store is not None
+        assert app.store.note(pid) == "okapi idea\nsecond line"
+        assert app.store.tags([pid]) == {pid: ["reading-group"]}
+        await pilot.press("F", *"okapi")
+        await until(pilot, lambda: [h.paper.id for h in app.screen.hits] == [pid])

@@ -1,0 +1,59 @@
+"""Issue 9, item 3: `export --update` refreshes only the fields paperterm owns and keeps the
+fields the user added or edited."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from paperterm.bibtex import export_papers
+from paperterm.models import Paper
+
+USER_ENTRY = """@inproceedings{vdm,
+  title     = {Visualizing Data using {t-SNE}: a corrected title},
+  author    = {van der Maaten, L.},
+  booktitle = {My Proceedings},
+  eprint    = {2602.20175v1},
+  note      = {read twice},
+  file      = {:papers/tsne.pdf:PDF},
+  keywords  = {embedding, visualisation},
+  groups    = {thesis},
+}
+"""
+
+
+def paper(**kw) -> Paper:
+    base = dict(id="2602.20175", version=2, title="Visualizing Data using t-SNE",
+                authors=("Laurens van der Maaten",), abstract="", categories=("cs.LG",),
+                primary_category="cs.LG", doi="10.5555/tsne")
+    base.update(kw)
+    return Paper(**base)
+
+
+def test_update_keeps_user_fields_and_refreshes_ours(tmp_path: Path, read_bib) -> None:
+    bib = tmp_path / "refs.bib"
+    bib.write_text("% mine\n" + USER_ENTRY)
+    result = export_papers([paper()], bib, update=True)
+    assert result.updated == [("2602.20175", "vdm")]
+    entry = read_bib(bib.read_text())[0]
+    fields = entry
+    assert entry["ENTRYTYPE"] == "inproceedings" and entry["ID"] == "vdm"
+    assert fields["note"] == "read twice" and fields["file"] == ":papers/tsne.pdf:PDF"
+    assert fields["keywords"] == "embedding, visualisation" and fields["groups"] == "thesis"
+    assert fields["booktitle"] == "My Proceedings"
+    assert fields["title"] == "Visualizing Data using {t-SNE}: a corrected title"
+    assert fields["author"] == "van der Maaten, L."
+    assert fields["doi"] == "10.5555/tsne" and fields["eprint"] == "2602.20175"
+    assert fields["url"] == "https://arxiv.org/abs/2602.20175"
+    assert bib.read_text().startswith("% mine\n")
+    assert any(w.startswith("vdm: kept your title") for w in result.warnings)
+    assert any(w.startswith("vdm: kept your author") for w in result.warnings)
+
+
+def test_a_deleted_title_is_taken_from_arxiv(tmp_path: Path, read_bib) -> None:
+    bib = tmp_path / "refs.bib"
+    bib.write_text(USER_ENTRY.replace(
+        "  title     = {Visualizing Data using {t-SNE}: a corrected title},\n", ""))
+    export_papers([paper()], bib, update=True)
+    entry = read_bib(bib.read_text())[0]
+    assert entry["title"] == "{Visualizing} {Data} using t-{SNE}"
+    assert entry["note"] == "read twice"

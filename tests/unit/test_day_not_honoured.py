@@ -1,0 +1,91 @@
+"""Issue 10, item 6: a `--date`/`--query` that cannot be honoured is not passed off as the
+day asked for (non-zero exit, the digest says what it shows), and a weekend digest says there
+was no announcement instead of listing the last day again."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+
+from support.fakearxiv import Reply
+
+from paperterm.cli.errors import EXIT_INSTEAD
+
+FEEDS = Path(__file__).parents[1] / "fixtures" / "feeds"
+RSS = (FEEDS / "rss-2026-03-02.xml").read_bytes()
+EMPTY = (FEEDS / "rss-empty-2026-03-07.xml").read_bytes()
+MONDAY, SATURDAY = date(2026, 3, 2), date(2026, 3, 7)
+
+
+def test_digest_of_an_uncached_date_offline_exits_non_zero_and_says_what_it_shows(cli):
+    r = cli("digest", "--date", "2026-02-24", "--offline")
+    assert r.returncode == EXIT_INSTEAD
+    header = r.stdout.split("\n## ", 1)[0]
+    assert "Not the day asked for" in header
+    assert "--date 2026-02-24 could not be loaded" in header
+    assert "bundled sample day, 2026-02-25" in header
+    assert "--date 2026-02-24 could not be loaded" in r.stderr.strip().splitlines()[-1]
+
+
+def test_date_with_the_api_down_exits_non_zero_in_json_too(cli):
+    r = cli("digest", "--date", "2026-02-24", "--format", "json")  # the API is unreachable
+    assert r.returncode == EXIT_INSTEAD
+    doc = json.loads(r.stdout)
+    assert doc["instead"].startswith("--date 2026-02-24 could not be loaded")
+    assert doc["papers"]  # the output is still complete, for the day it says
+
+
+def test_query_with_the_api_down_exits_non_zero(cli):
+    r = cli("score", "--query", "mixture of experts", "--json")
+    assert r.returncode == EXIT_INSTEAD
+    assert "--query 'mixture of experts' could not be loaded" in r.stderr
+    r = cli("export", "--query", "mixture of experts", "--format", "csv", "-o", "-")
+    assert r.returncode == EXIT_INSTEAD
+
+
+def test_an_honoured_date_still_exits_zero(cli):
+    r = cli("digest", "--date", "2026-03-07", "--offline")  # a Saturday: nothing to load
+    assert r.returncode == 0
+    assert "Not the day asked for" not in r.stdout
+
+
+def test_weekend_digest_says_there_was_no_announcement(cli, fake_arxiv):
+    fake_arxiv.route("/rss/", Reply(RSS))
+    monday = cli("digest", env={"PAPERTERM_TODAY": MONDAY.isoformat()})
+    assert monday.returncode == 0 and "## 1. " in monday.stdout
+    fake_arxiv.route("/rss/", Reply(EMPTY))
+    r = cli("digest", env={"PAPERTERM_TODAY": SATURDAY.isoformat()})
+    assert r.returncode == 0
+    assert "no announcement" in r.stdout
+    assert "Saturdays and Sundays" in r.stdout
+    assert "## 1. " not in r.stdout  # Monday's papers are not listed again
+    first_title = monday.stdout.split("## 1. ", 1)[1].splitlines()[0]
+    assert first_title not in r.stdout
+    r = cli("digest", "--format", "json", env={"PAPERTERM_TODAY": SATURDAY.isoformat()})
+    doc = json.loads(r.stdout)
+    assert doc["papers"] == [] and "2026-03-07" in doc["no_announcement"]
+
+
+def test_send_posts_nothing_on_a_weekend_nor_for_a_day_not_asked_for(cli, fake_arxiv,
+                                                                     isolated_home):
+    from support.fakedelivery import WebhookServer
+
+    hook = WebhookServer()
+    try:
+        isolated_home.config.parent.mkdir(parents=True, exist_ok=True)
+        isolated_home.config.write_text(f'[delivery]\nwebhook_url = "{hook.url}"\n',
+                                        encoding="utf-8")
+        fake_arxiv.route("/rss/", Reply(RSS))
+        assert cli("digest", "--send", env={"PAPERTERM_TODAY": MONDAY.isoformat()}
+                   ).returncode == 0
+        assert len(hook.posts) == 1
+        fake_arxiv.route("/rss/", Reply(EMPTY))
+        r = cli("digest", "--send", env={"PAPERTERM_TODAY": SATURDAY.isoformat()})
+        assert r.returncode == 0 and "nothing sent: no announcement" in r.stderr
+        r = cli("digest", "--send", "--date", "2026-02-24", "--offline")
+        assert r.returncode == EXIT_INSTEAD
+        assert "paperterm: not sent: --date 2026-02-24 could not be loaded" in r.stderr
+        assert len(hook.posts) == 1  # only Monday's
+    finally:
+        hook.close()

@@ -1,0 +1,50 @@
+"""`score --json` rows carry `rank`, the reader's default order (issue 12, item 2)."""
+
+from __future__ import annotations
+
+import json
+
+
+def test_score_json_rows_carry_the_readers_rank(cli):
+    result = cli("score", "--json", "--sample", "--topic", "moe")
+    assert result.returncode == 0, result.stderr
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(rows) == 244
+    assert sorted(r["rank"] for r in rows) == list(range(1, 245))  # a permutation
+    by_rank = sorted(rows, key=lambda r: r["rank"])
+    rels = [r["relevance"] for r in by_rank]
+    assert rels == sorted(rels, reverse=True)
+    assert by_rank[0]["relevance"] >= 8 and "matched:" in by_rank[0]["reason"]
+    assert list(rows[0])[:5] == ["id", "version", "title", "rank", "relevance"]
+    # announcement order is not the tie-break: inside some value, evidence reorders papers
+    position = {r["id"]: i for i, r in enumerate(rows)}
+    reordered = [v for v in set(rels) if v > 1 and [position[r["id"]] for r in by_rank
+                                                    if r["relevance"] == v] != sorted(
+        position[r["id"]] for r in by_rank if r["relevance"] == v)]
+    assert reordered
+
+
+def _rows(cli) -> dict[str, dict]:
+    result = cli("score", "--json", "--sample", "--topic", "moe")
+    assert result.returncode == 0, result.stderr
+    return {r["id"]: r for r in map(json.loads, result.stdout.splitlines())}
+
+
+def test_stars_and_a_bib_library_teach_the_local_ranking(cli, tmp_path):
+    before = _rows(cli)  # also caches the sample day
+    by_title = {r["title"]: pid for pid, r in before.items()}
+    quant = [pid for title, pid in by_title.items()
+             if title.startswith(("MoBiQuant", "QuantVLA"))]
+    assert cli("star", *quant).returncode == 0
+    after = _rows(cli)
+    assert all(after[pid]["rank"] < before[pid]["rank"] for pid in quant)
+    assert any(r["reason"].startswith("like your starred: ") for r in after.values())
+    assert cli("unstar", *quant).returncode == 0
+    bib = tmp_path / "refs.bib"
+    bib.write_text("".join(f"@misc{{k{i}, title={{A kept paper}}, eprint={{{pid}}}, "
+                           "archivePrefix={arXiv}}\n" for i, pid in enumerate(quant)),
+                   encoding="utf-8")
+    assert cli("learn", "--bib", str(bib)).returncode == 0
+    learned = _rows(cli)
+    assert all(learned[pid]["rank"] < before[pid]["rank"] for pid in quant)
+    assert any(r["reason"].startswith("like your library: ") for r in learned.values())

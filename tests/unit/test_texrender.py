@@ -1,0 +1,63 @@
+"""Issue 10, item 9: TeX shown consistently as Unicode in titles, authors and abstracts, in the
+reader and in digests; math rendered whole or left as the whole `$...$` span."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from paperterm.digest import render_digest
+from paperterm.models import Paper, Topic
+from paperterm.scoring.types import RunSummary, Score
+from paperterm.texrender import fold_tex, tex_to_unicode
+
+
+@pytest.mark.parametrize(("source", "shown"), [
+    ("R\\'emi Dupont", "Rémi Dupont"),
+    ("Schr\\\"{o}dinger bridges", "Schrödinger bridges"),
+    ("\\c{C}elik and G\\\"obel", "Çelik and Göbel"),
+    ("\\'{E}cole", "École"),
+    ("50% of the \\textbf{best} & more", "50% of the best & more"),  # % and & literal
+    ("3.2\\% on $\\alpha$-tests", "3.2% on α-tests"),
+    ("$\\sum_{i=1}^n x_i$", "∑ᵢ₌₁ⁿ xᵢ"),
+    ("$\\mathbb{R}^d$", "ℝᵈ"),
+    ("$O(N^2)$ time", "O(N²) time"),
+    ("costs $5 and $6", "costs $5 and $6"),
+])
+def test_tex_becomes_unicode(source, shown):
+    assert tex_to_unicode(source) == shown
+
+
+@pytest.mark.parametrize("span", [
+    "$\\int_0^\\infty e^{-x^2}dx$",
+    "$x^{\\dagger}_{\\mathcal{Q}}$",
+])
+def test_math_that_cannot_be_rendered_whole_is_kept_whole(span):
+    text = f"we show {span} holds"
+    assert tex_to_unicode(text) == text  # never half converted
+
+
+def test_fold_for_search_keeps_accented_letters():
+    assert fold_tex("R\\'emi and Schr\\\"{o}dinger") == "Remi and Schrodinger"
+
+
+PAPER = Paper(id="2602.00001", version=1, title="Sch\\\"on $\\alpha$-experts",
+              authors=("R\\'emi Dupont", "Ana L\\'opez"),
+              abstract="We beat \\textbf{all} by 3\\%; see $\\mathcal{O}(n)$.",
+              categories=("cs.LG",), primary_category="cs.LG")
+
+
+@pytest.mark.parametrize("fmt", ["md", "json"])
+def test_digests_get_the_same_cleanup(fmt):
+    score = Score(paper_id=PAPER.id, version=1, relevance=8, novelty=5, reason="fits",
+                  status="scored")
+    text = render_digest("2026-02-25", Topic(name="moe", description="d"), "", RunSummary(model=""),
+                         [PAPER], {PAPER.id: score}, fmt)
+    if fmt == "json":
+        paper = json.loads(text)["papers"][0]
+        text = " ".join([paper["title"], *paper["authors"], paper["abstract"]])
+    assert "Schön α-experts" in text
+    assert "Rémi Dupont" in text and "Ana López" in text
+    assert "3%" in text and "𝒪(n)" in text
+    assert "\\'" not in text and "textbf" not in text
