@@ -90,3 +90,24 @@ def test_a_long_category_shows_as_its_archive_never_cut():
     assert category_label("cs.LG") == "cs.LG" and category_label("astro-ph") == "astro-ph"
     assert category_label("cond-mat.mtrl-sci") == "cond-mat"
     assert category_label("physics.comp-ph") == "physics"
+
+
+async def test_the_footer_is_rebuilt_only_when_its_keys_change(make_session, make_app, probe,
+                                                               until):
+    """Textual rebuilt every footer key on each bindings signal (three identical rebuilds
+    while the reader started)."""
+    from textual.widgets._footer import FooterKey
+
+    app = make_app(make_session())
+    async with app.run_test(size=(140, 24)) as pilot:
+        await pilot.pause()
+        before = list(app.screen.query(FooterKey))
+        for _ in range(3):
+            app.screen.refresh_bindings()
+            await pilot.pause()
+        assert list(app.screen.query(FooterKey)) == before  # the same widgets, not rebuilt
+        await pilot.press("slash")  # typing a search: the list's keys are not shown
+        await until(pilot, lambda: len(app.screen.query(FooterKey)) < len(before))
+        await pilot.press("escape")
+        await until(pilot, lambda: [k.description for k in app.screen.query(FooterKey)]
+                    == [k.description for k in before])

@@ -67,6 +67,29 @@ async def test_theme_palette_then_page_down_at_once(make_session, make_app, prob
     assert app.return_code in (None, 0)
 
 
+async def test_a_palette_closing_before_its_search_starts(make_session, make_app, probe, size,
+                                                          until):
+    """ctrl+p then esc at once: the palette's search worker could start after its list was
+    removed, and its NoMatches ended the app (a mashing run)."""
+    from textual.command import CommandList
+
+    from paperterm.tui.palette import SafeCommandPalette
+
+    app = make_app(make_session())
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+p")
+        await until(pilot, lambda: isinstance(app.screen, SafeCommandPalette))
+        palette = app.screen
+        await palette.query_one(CommandList).remove()  # what closing does first
+        palette._gather_commands("sort")
+        await pilot.pause(0.3)
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is probe(app).day)
+        assert probe(app).day.is_attached
+    assert app.return_code in (None, 0)
+
+
 def _bound_keys() -> list[str]:
     keys = [k for spec in ALL_KEYS for k in spec.keys.split(",") if k not in ("q",)]
     return [*keys, "escape", "tab", "ctrl+p", "enter", "a", "1"]

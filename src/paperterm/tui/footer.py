@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from rich.cells import cell_len
 from textual import events
 from textual.app import ComposeResult
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
@@ -27,12 +28,34 @@ def key_width(key: FooterKey, *, compact: bool) -> int:
 
 
 class FittingFooter(Footer):
-    """`Footer` that hides, from the right, the keys that would not fit whole."""
+    """`Footer` that hides, from the right, the keys that would not fit whole, and is rebuilt
+    only when the keys it shows change."""
+
+    _shown: tuple | None = None
+    _rebuild_queued = False
 
     def compose(self) -> ComposeResult:
+        if self._bindings_ready:
+            self._shown = shown_keys(self.screen)
         children = list(super().compose())
         self.fit_keys(children, self.size.width or self.app.size.width)
         yield from children
+
+    def bindings_changed(self, screen: Screen) -> None:
+        # Textual rebuilds every key each time any binding may have changed (focus moves, a
+        # screen refreshes its bindings), once per signal: four rebuilds, three of them
+        # identical, while the reader starts. One rebuild, and only when the shown keys change.
+        self._bindings_ready = True
+        if not (screen.app.app_focus and self.is_attached and screen is self.screen):
+            return
+        if not self._rebuild_queued and shown_keys(screen) != self._shown:
+            self._rebuild_queued = True
+            self.call_after_refresh(self._rebuild)
+
+    async def _rebuild(self) -> None:
+        self._rebuild_queued = False
+        if self.is_attached and shown_keys(self.screen) != self._shown:
+            await self.recompose()
 
     def on_resize(self, event: events.Resize) -> None:
         self.fit_keys(self.children, event.size.width)
@@ -51,3 +74,12 @@ class FittingFooter(Footer):
                 continue
             used += key_width(key, compact=self.compact)
             key.display = used <= room
+
+
+def shown_keys(screen: Screen) -> tuple:
+    """What the footer would show for `screen`: the shown bindings, the palette key, their
+    state (focus moving into a text box changes only hidden bindings)."""
+    palette = screen.app.COMMAND_PALETTE_BINDING
+    return tuple((binding, enabled, tooltip)
+                 for key, (_, binding, enabled, tooltip) in screen.active_bindings.items()
+                 if binding.show or key == palette)

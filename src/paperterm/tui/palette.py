@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 
+from textual import work
 from textual.await_complete import AwaitComplete
 from textual.command import CommandPalette
 from textual.css.query import NoMatches
@@ -24,6 +25,12 @@ class SafeCommandPalette(CommandPalette):
         # the list not laid out yet, or already closing: nothing to page through
         with contextlib.suppress(KeyError, IndexError, NoMatches):
             super()._action_command_list(action)
+
+    @work(exclusive=True, group=CommandPalette._GATHER_COMMANDS_GROUP)
+    async def _gather_commands(self, search_value: str) -> None:
+        # a search that starts (or goes on) after the palette began closing: its list is gone
+        with contextlib.suppress(NoMatches):
+            await CommandPalette._gather_commands.__wrapped__(self, search_value)  # type: ignore[attr-defined]
 
     def _refresh_command_list(self, *args: object, **kwargs: object) -> None:
         with contextlib.suppress(NoMatches):  # results arriving after the palette closed
