@@ -12,6 +12,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from paperterm.texrender import fold_tex
 
@@ -63,9 +64,12 @@ def matches(index: str, terms: Sequence[Term]) -> bool:
     return all(t.pattern in index for t in terms)
 
 
-def _folded_with_map(text: str) -> tuple[str, list[int]]:
+def _folded_with_map(text: str) -> tuple[str, list[int] | None]:
     """`text` folded character by character, and for each folded character the index of
-    the original one (folding can change the length: "ß" -> "ss", "é" -> "e")."""
+    the original one (folding can change the length: "ß" -> "ss", "é" -> "e"); None when
+    folding kept every position (ASCII text, the usual case)."""
+    if text.isascii():
+        return text.lower(), None
     chars: list[str] = []
     where: list[int] = []
     for i, ch in enumerate(text):
@@ -78,6 +82,12 @@ def _folded_with_map(text: str) -> tuple[str, list[int]]:
     return "".join(chars), where
 
 
+@lru_cache(maxsize=512)
+def _pattern(term: Term) -> re.Pattern[str]:
+    body = r"\W+".join(re.escape(w) for w in term.words)
+    return re.compile(rf"(?<!\w){body}" + ("" if term.prefix else r"(?!\w)"))
+
+
 def spans(text: str, terms: Sequence[Term]) -> list[tuple[int, int]]:
     """Where the terms occur in `text` as shown (start, end), whole words only, sorted."""
     if not terms or not text:
@@ -85,11 +95,10 @@ def spans(text: str, terms: Sequence[Term]) -> list[tuple[int, int]]:
     folded, where = _folded_with_map(text)
     found: list[tuple[int, int]] = []
     for t in terms:
-        body = r"\W+".join(re.escape(w) for w in t.words)
-        pattern = rf"(?<!\w){body}" + ("" if t.prefix else r"(?!\w)")
-        for m in re.finditer(pattern, folded):
+        for m in _pattern(t).finditer(folded):
             if m.end() > m.start():
-                found.append((where[m.start()], where[m.end() - 1] + 1))
+                found.append((m.start(), m.end()) if where is None
+                             else (where[m.start()], where[m.end() - 1] + 1))
     return sorted(found)
 
 

@@ -90,3 +90,19 @@ def test_out_of_range_flags_are_usage_errors(flag, value, cli):
     assert result.returncode == 2
     assert flag in result.stderr and "Traceback" not in result.stderr
     assert len(result.stderr.splitlines()[-1]) < 300
+
+
+@pytest.mark.parametrize("argv", [
+    [], ["--topic", "moe"], ["--topic", "search"], ["score", "--json", "--budget", "0.5"],
+    ["digest", "--format", "json", "--date", "2026-02-24"], ["export", "--starred", "-o", "x"],
+    ["search", "mixture", "of", "experts", "--limit", "3"], ["config", "--path"],
+    ["--offline", "library", "export", "-"], ["completions", "bash"], ["star", "2602.00001"]])
+def test_a_parser_built_for_the_command_line_parses_it_as_the_complete_one(argv):
+    assert vars(build_parser(argv).parse_args(argv)) == vars(build_parser().parse_args(argv))
+
+
+def test_a_subcommand_built_for_the_command_line_keeps_its_own_help(capsys):
+    with pytest.raises(SystemExit):
+        build_parser(["score", "--help"]).parse_args(["score", "--help"])
+    out = capsys.readouterr().out
+    assert "--rescore" in out and "--budget" in out and "--bib" not in out

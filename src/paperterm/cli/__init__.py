@@ -28,7 +28,8 @@ def main(argv: list[str] | None = None) -> int:
     from paperterm.cli.options import Options
     from paperterm.cli.parser import build_parser
 
-    opts = Options.from_namespace(build_parser().parse_args(argv))
+    args = sys.argv[1:] if argv is None else argv
+    opts = Options.from_namespace(build_parser(args).parse_args(args))
     try:
         module = importlib.import_module(f"paperterm.cli.{COMMANDS[opts.command]}")
         return module.run(opts)
