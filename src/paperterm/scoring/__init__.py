@@ -11,13 +11,14 @@ cancel), `cache` (results in the store), `halt` (why a run stops).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from paperterm.scoring.cache import cached_scores
-from paperterm.scoring.halt import Halt, ScoringError
-from paperterm.scoring.local import cached_local_scores, local_scores
-from paperterm.scoring.prompt import PROMPT_VERSION
-from paperterm.scoring.types import RunSummary, Score, ScoringSettings
+if TYPE_CHECKING:
+    from paperterm.scoring.cache import cached_scores
+    from paperterm.scoring.halt import Halt, ScoringError
+    from paperterm.scoring.local import cached_local_scores, local_scores
+    from paperterm.scoring.prompt import PROMPT_VERSION
+    from paperterm.scoring.types import RunSummary, Score, ScoringSettings
 
 __all__ = [
     "PROMPT_VERSION",
@@ -35,16 +36,21 @@ __all__ = [
     "score_papers",
 ]
 
-_RUN = {"run_scoring", "run_task", "score_papers"}
+# where each name lives: loaded on first use, so that the reader's first paint loads only
+# the local scorer (the LLM task, its prompt and reply parsing wait until a model is used)
+_HOMES = {
+    "cached_scores": "cache", "Halt": "halt", "ScoringError": "halt",
+    "cached_local_scores": "local", "local_scores": "local", "PROMPT_VERSION": "prompt",
+    "RunSummary": "types", "Score": "types", "ScoringSettings": "types",
+    "run_scoring": "run", "run_task": "run", "score_papers": "run",
+    "aclose_llm_clients": "provider",
+}
 
 
 def __getattr__(name: str) -> Any:
-    if name in _RUN:
-        from paperterm.scoring import run
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'paperterm.scoring' has no attribute {name!r}")
+    import importlib
 
-        return getattr(run, name)
-    if name == "aclose_llm_clients":
-        from paperterm.scoring import provider
-
-        return provider.aclose_llm_clients
-    raise AttributeError(f"module 'paperterm.scoring' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"paperterm.scoring.{home}"), name)

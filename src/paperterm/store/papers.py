@@ -80,13 +80,21 @@ class PaperQueries(Database):
         ).fetchone()
 
     def day_papers(self, feed: str, day: date) -> list[Paper]:
-        rows = self.conn.execute(
-            """SELECT p.*, a.announce_type FROM announcements a
-               JOIN papers p ON p.id=a.id AND p.version=a.version
+        cursor = self.conn.cursor()
+        cursor.row_factory = None  # plain tuples: a day is read on every start
+        rows = cursor.execute(
+            """SELECT p.id, p.version, p.title, p.authors, p.abstract, p.categories,
+                      p.primary_category, a.announce_type, p.doi, p.journal_ref, p.comment,
+                      p.published
+               FROM announcements a JOIN papers p ON p.id=a.id AND p.version=a.version
                WHERE a.feed=? AND a.day=? ORDER BY a.position""",
             (feed, day.isoformat()),
         ).fetchall()
-        return [_row_paper(r) for r in rows]
+        loads = json.loads
+        return [Paper(id=i, version=v or None, title=t, authors=tuple(loads(au)), abstract=ab,
+                      categories=tuple(loads(cats)), primary_category=pc, announce_type=at,
+                      doi=doi, journal_ref=jr, comment=c, published=pub)
+                for (i, v, t, au, ab, cats, pc, at, doi, jr, c, pub) in rows]
 
     def latest_day(self, feed: str, before: date | None = None) -> date | None:
         sql = "SELECT max(day) FROM announcements WHERE feed=?"
