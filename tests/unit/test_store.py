@@ -85,6 +85,7 @@ def test_save_and_load_day_round_trips_every_field(tmp_path):
                primary_category="math.OC"),
         _paper("2306.00554", 3, announce_type="replace-cross"),
         _paper("hep-th/9901001", 4, announce_type="replace", authors=()),
+        _paper("2603.00003", 1, authors=('O"Brien, J. ], [x', "Ünal \\ Çelik", "[]")),
     ]
     s = Store.open(tmp_path / "p.sqlite3")
     s.save_day("cs.AI+cs.LG", DAY, papers, source="rss", fetched_for=DAY)

@@ -90,11 +90,11 @@ class PaperQueries(Database):
                WHERE a.feed=? AND a.day=? ORDER BY a.position""",
             (feed, day.isoformat()),
         ).fetchall()
-        loads = json.loads
-        return [Paper(id=i, version=v or None, title=t, authors=tuple(loads(au)), abstract=ab,
-                      categories=tuple(loads(cats)), primary_category=pc, announce_type=at,
-                      doi=doi, journal_ref=jr, comment=c, published=pub)
-                for (i, v, t, au, ab, cats, pc, at, doi, jr, c, pub) in rows]
+        lists = _json_lists([x for r in rows for x in (r[3], r[5])])
+        return [Paper(id=i, version=v or None, title=t, authors=tuple(lists[2 * n]), abstract=ab,
+                      categories=tuple(lists[2 * n + 1]), primary_category=pc,
+                      announce_type=at, doi=doi, journal_ref=jr, comment=c, published=pub)
+                for n, (i, v, t, _au, ab, _cats, pc, at, doi, jr, c, pub) in enumerate(rows)]
 
     def latest_day(self, feed: str, before: date | None = None) -> date | None:
         sql = "SELECT max(day) FROM announcements WHERE feed=?"
@@ -114,6 +114,17 @@ class PaperQueries(Database):
 
     def paper_count(self) -> int:
         return self.conn.execute("SELECT count(*) FROM papers").fetchone()[0]
+
+
+def _json_lists(texts: list[str]) -> list[list]:
+    """Decode many small JSON arrays at once (one parse instead of thousands)."""
+    try:
+        out = json.loads("[" + ",".join(texts) + "]")
+        if len(out) == len(texts):
+            return out
+    except ValueError:
+        pass
+    return [json.loads(t) for t in texts]  # a damaged row: fail on it as one parse would
 
 
 def _paper_row(p: Paper, now: float) -> tuple:

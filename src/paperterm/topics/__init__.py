@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -60,9 +59,10 @@ def _read_resource(path: Path) -> dict[str, Any]:
 
 def builtin_topics() -> dict[str, Topic]:
     out: dict[str, Topic] = {}
-    for entry in resources.files(__package__).iterdir():
-        if entry.name.endswith(".toml"):
-            topic = _topic_from_file(Path(str(entry)), source="built-in")
+    # the package folder itself (importlib.resources costs a hundredth of start-up here)
+    for entry in sorted(Path(__file__).parent.glob("*.toml")):
+        if entry.is_file():
+            topic = _topic_from_file(entry, source="built-in")
             out[topic.name] = topic
     return out
 
