@@ -175,6 +175,8 @@ class _Subcommands(argparse._SubParsersAction):
     def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
         if self.wanted is None or name in self.wanted:
             kwargs["parents"] = [_common_options(SHOWN.get(name, CONFIG_ONLY))]
+        else:
+            kwargs["add_help"] = False  # never parsed: only its name and help are listed
         kwargs.setdefault("formatter_class", _Formatter)
         kwargs.setdefault("epilog", "The options of `paperterm --help` apply too.")
         return super().add_parser(name, **kwargs)
