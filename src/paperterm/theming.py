@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 from paperterm import paths
@@ -53,11 +52,8 @@ class ThemeSpec:
 
 def builtin_theme_dir() -> Path | None:
     """The bundled themes: inside the installed package, else the source checkout's `themes/`."""
-    try:
-        packaged = Path(str(resources.files("paperterm").joinpath("themes")))
-    except (ModuleNotFoundError, TypeError):  # pragma: no cover - zipped installs
-        packaged = None
-    if packaged is not None and packaged.is_dir():
+    packaged = Path(__file__).resolve().parent / "themes"  # importlib.resources: slower
+    if packaged.is_dir():
         return packaged
     checkout = Path(__file__).resolve().parent.parent.parent / "themes"
     return checkout if checkout.is_dir() else None

@@ -17,14 +17,13 @@ announcement order.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
-
-import Stemmer
 
 from paperterm.models import Paper, Topic
 from paperterm.scoring.follow import boost_followed, local_key
@@ -65,15 +64,23 @@ _STOP = frozenset(
 _NOT_RELEVANT = re.compile(r"\b(?:not relevant|irrelevant|exclude[sd]?)\s*:", re.IGNORECASE)
 _RELEVANT = re.compile(r"^\s*relevant\s*:", re.IGNORECASE)
 _ITEM_SPLIT = re.compile(r"[,;.:()\n]|\band\b|\bor\b|\bvs\b", re.IGNORECASE)
-_STEMMER = Stemmer.Stemmer("english")
 
 
 class _Stems(dict[str, str]):
     """word -> stem, each word stemmed on first sight: a lookup is one C-level call."""
 
     def __missing__(self, word: str) -> str:
-        stem = self[word] = _STEMMER.stemWord(word)
+        stem = self[word] = _stemmer()(word)
         return stem
+
+
+@functools.cache
+def _stemmer() -> Callable[[str], str]:
+    """The Snowball stemmer, loaded on the first word (a cached ranking needs none before
+    the first paint)."""
+    import Stemmer
+
+    return Stemmer.Stemmer("english").stemWord
 
 
 _STEMS = _Stems()

@@ -5,7 +5,6 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, replace
 from datetime import date
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -66,7 +65,7 @@ class LoadRequest:
 
 
 def sample_bytes() -> bytes:
-    return resources.files("paperterm").joinpath("data", SAMPLE_NAME).read_bytes()
+    return (Path(__file__).resolve().parent.parent / "data" / SAMPLE_NAME).read_bytes()
 
 
 def loads_without_network(req: LoadRequest, store: Store) -> bool:
