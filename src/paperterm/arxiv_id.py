@@ -7,6 +7,7 @@ arXiv's own spelling: archive in lower case, subject class in upper case (`math.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import NamedTuple
 
@@ -16,8 +17,14 @@ _PREFIX = (
 )
 _NEW = r"(?<!\d)\d{4}\.\d{4,5}(?!\d)"  # YYMM.NNNN (2007-2014) or YYMM.NNNNN (2015-)
 _OLD = r"(?P<archive>[a-z][a-z\-]*)(?:\.(?P<subject>[a-z]{2}))?/\d{7}(?!\d)"
-_ID = re.compile(rf"{_PREFIX}?(?P<id>{_NEW}|{_OLD})(?:v(?P<v>\d+))?", re.I)
-_TAIL = re.compile(r"(?:\.pdf)?/?$", re.I)  # what a pdf or abs URL may end with
+_TAIL = r"(?:\.pdf)?/?$"  # what a pdf or abs URL may end with
+
+
+@functools.cache
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The id and URL-tail patterns, compiled on first use (not on the reader's start)."""
+    return (re.compile(rf"{_PREFIX}?(?P<id>{_NEW}|{_OLD})(?:v(?P<v>\d+))?", re.I),
+            re.compile(_TAIL, re.I))
 
 
 class ArxivId(NamedTuple):
@@ -41,13 +48,14 @@ def _from_match(m: re.Match[str]) -> ArxivId:
 
 def find_arxiv_id(text: str | None) -> ArxivId | None:
     """The first arXiv id anywhere in `text` (a guid, a URL, a description), or None."""
-    m = _ID.search(text or "")
+    m = _patterns()[0].search(text or "")
     return _from_match(m) if m else None
 
 
 def parse_arxiv_id(text: str | None) -> ArxivId | None:
     """`text` as a whole is one arXiv id or abs/pdf URL (surrounding spaces allowed), or None."""
-    m = _ID.fullmatch(_TAIL.sub("", (text or "").strip(), count=1))
+    pattern, tail = _patterns()
+    m = pattern.fullmatch(tail.sub("", (text or "").strip(), count=1))
     return _from_match(m) if m else None
 
 
