@@ -91,6 +91,21 @@ def test_csv_is_plain_rfc4180() -> None:
     assert rows[1]["id"] == "hep-th/9901001" and rows[1]["year"] == "1999"
 
 
+def test_csv_cells_a_spreadsheet_would_run_as_formulas_are_inert() -> None:
+    hostile = Paper(id="2602.00001", version=1, title='=HYPERLINK("http://evil.example","x")',
+                    authors=("@SUM(1+1)*cmd|' /C calc'!A0",), abstract="-2+3 is a formula",
+                    categories=("cs.LG",), primary_category="cs.LG",
+                    journal_ref="+1 (555) 0100")
+    rows = list(csv.DictReader(io.StringIO(render("csv", [hostile, *PAPERS], PATTERN),
+                                           newline="")))
+    assert rows[0]["title"] == "'=HYPERLINK(\"http://evil.example\",\"x\")"
+    assert rows[0]["authors"].startswith("'@SUM")
+    assert rows[0]["abstract"] == "'-2+3 is a formula"
+    assert rows[0]["journal_ref"] == "'+1 (555) 0100"
+    assert rows[1]["title"] == 'Tensor "Networks", for TSP; a study'  # the rest untouched
+    assert rows[2]["journal_ref"] == "Phys. Rev. D 1 (1999) 1"
+
+
 def _front_matter(note: str) -> dict[str, object]:
     """Just enough YAML for our front matter: scalars (JSON-quoted or plain) and lists."""
     assert note.startswith("---\n")
