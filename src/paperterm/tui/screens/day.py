@@ -150,7 +150,9 @@ class DayScreen(LiveScoring, PaperActions, LibraryActions, SummaryActions, Triag
         self._start_scoring_on_launch()
         self.start_enrichment()
         self._refilter()
-        self.table.focus()
+        # focused now, before the first paint (Widget.focus defers it): a key typed as soon as
+        # the list shows must reach it
+        self.set_focus(self.table)
         self.set_interval(self.SEEN_FLUSH_INTERVAL, self.flush_seen)
         self.post_message(self.Ready(self._notices))
 
