@@ -19,7 +19,7 @@ from paperterm.hygiene import clean_line
 from paperterm.models import Paper
 from paperterm.scoring.parse import extract_entries, normalize_id
 from paperterm.scoring.prompt import paper_block
-from paperterm.scoring.task import Messages, Parsed, Task, TaskKey
+from paperterm.scoring.task import Messages, Parsed, Task, TaskKey, papers_schema
 from paperterm.scoring.types import RunSummary, ScoringSettings
 from paperterm.store import ScoreRow
 
@@ -47,30 +47,8 @@ Reply with JSON only, one entry per paper, ids as given:
 # digit ("e.g. a", "3.5 x" go on), or at a full-width 。！？
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[^a-z0-9\s])|(?<=[。！？])\s*")
 
-RESPONSE_SCHEMA: dict[str, Any] = {
-    "type": "json_schema",
-    "json_schema": {
-        "name": "paper_summaries",
-        "strict": True,
-        "schema": {
-            "type": "object",
-            "properties": {
-                "papers": {
-                    "type": "array",
-                    "items": {
-                        "type": "object",
-                        "properties": {"id": {"type": "string"},
-                                       "summary": {"type": "string"}},
-                        "required": ["id", "summary"],
-                        "additionalProperties": False,
-                    },
-                }
-            },
-            "required": ["papers"],
-            "additionalProperties": False,
-        },
-    },
-}
+RESPONSE_SCHEMA = papers_schema("paper_summaries", {"id": {"type": "string"},
+                                                    "summary": {"type": "string"}})
 
 
 @dataclass

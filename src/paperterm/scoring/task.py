@@ -124,31 +124,19 @@ class FreshScoringTask(ScoringTask):
         return None
 
 
-RESPONSE_SCHEMA = {
-    "type": "json_schema",
-    "json_schema": {
-        "name": "paper_scores",
-        "strict": True,
-        "schema": {
-            "type": "object",
-            "properties": {
-                "papers": {
-                    "type": "array",
-                    "items": {
-                        "type": "object",
-                        "properties": {
-                            "id": {"type": "string"},
-                            "relevance": {"type": "integer", "minimum": 1, "maximum": 10},
-                            "novelty": {"type": "integer", "minimum": 1, "maximum": 10},
-                            "reason": {"type": "string"},
-                        },
-                        "required": ["id", "relevance", "novelty", "reason"],
-                        "additionalProperties": False,
-                    },
-                }
-            },
-            "required": ["papers"],
-            "additionalProperties": False,
-        },
-    },
-}
+def papers_schema(name: str, fields: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The strict response format of a task whose reply is `{"papers": [{...}, ...]}`, each
+    item holding exactly `fields` (a JSON schema per field)."""
+    item = {"type": "object", "properties": fields, "required": list(fields),
+            "additionalProperties": False}
+    return {"type": "json_schema", "json_schema": {"name": name, "strict": True, "schema": {
+        "type": "object", "properties": {"papers": {"type": "array", "items": item}},
+        "required": ["papers"], "additionalProperties": False}}}
+
+
+RESPONSE_SCHEMA = papers_schema("paper_scores", {
+    "id": {"type": "string"},
+    "relevance": {"type": "integer", "minimum": 1, "maximum": 10},
+    "novelty": {"type": "integer", "minimum": 1, "maximum": 10},
+    "reason": {"type": "string"},
+})
