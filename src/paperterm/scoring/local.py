@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from paperterm.models import Paper, Topic
 from paperterm.scoring.follow import boost_followed, local_key
+from paperterm.scoring.occurrences import occurrences
 from paperterm.scoring.types import Score
 
 if TYPE_CHECKING:
@@ -180,12 +181,9 @@ def relevance_of(fine: float, matched: bool = True) -> int:
     return min(10, max(2, 1 + round(9 * fine)))
 
 
-@dataclass
-class _Hit:
-    term: _Term
-    contribution: float
-    in_title: int
-    in_abstract: int
+# a matched term: (-contribution, label, index, weak, count in title, in abstract), so
+# that plain tuple order is strongest first, then by label
+_Hit = tuple[float, str, int, bool, int, int]
 
 
 def local_scores(papers: Sequence[Paper], topic: Topic) -> list[Score]:
@@ -199,32 +197,8 @@ def _occurrences(papers: Sequence[Paper], terms: list[_Term]) -> tuple[
         list[dict[int, tuple[int, int]]], list[int], list[float]]:
     """Per paper, term index -> (count in title, count in abstract) where it occurs; the
     document frequency of each term; each paper's title-weighted length."""
-    titles = [tokens(p.title) for p in papers]
-    bodies = [tokens(p.abstract) for p in papers]
-    lengths = [TITLE_WEIGHT * len(t) + len(a) for t, a in zip(titles, bodies, strict=True)]
-    by_first: dict[str, list[int]] = {}
-    for k, term in enumerate(terms):
-        by_first.setdefault(term.seq[0], []).append(k)
-    # words joined by two spaces, a term's words likewise: str.count then finds every
-    # occurrence of a word or phrase, repeated neighbours included ("a a" holds " a " twice)
-    phrases = [f" {'  '.join(t.seq)} " for t in terms]
-    found: list[dict[int, tuple[int, int]]] = []
-    df = [0] * len(terms)
-    firsts = by_first.keys()
-    for title, body in zip(titles, bodies, strict=True):
-        row: dict[int, tuple[int, int]] = {}
-        t_words, b_words = set(title), set(body)
-        t_joined, b_joined = f"  {'  '.join(title)}  ", f"  {'  '.join(body)}  "
-        for first in firsts & (t_words | b_words):
-            for k in by_first[first]:
-                seq, phrase = terms[k].seq, phrases[k]
-                counts = (t_joined.count(phrase) if t_words.issuperset(seq) else 0,
-                          b_joined.count(phrase) if b_words.issuperset(seq) else 0)
-                if counts[0] or counts[1]:
-                    df[k] += 1
-                    row[k] = counts
-        found.append(row)
-    return found, df, lengths
+    found, df, sizes = occurrences(papers, terms, _STEMS.__getitem__)
+    return found, df, [TITLE_WEIGHT * t + a for t, a in sizes]
 
 
 def scores_and_exclusions(papers: Sequence[Paper], topic: Topic,
@@ -265,7 +239,7 @@ def scores_and_exclusions(papers: Sequence[Paper], topic: Topic,
             tf = TITLE_WEIGHT * in_title + in_abstract
             contribution = term.weight * idf[k] * tf * (K1 + 1) / (tf + norm)
             raw += contribution
-            hits.append(_Hit(term, contribution, in_title, in_abstract))
+            hits.append((-contribution, term.label, k, term.weak, in_title, in_abstract))
         fine = fine_score(raw * factor)
         out.append((Score(paper_id=papers[d].id, version=papers[d].version,
                           relevance=relevance_of(fine, bool(hits)), novelty=None,
@@ -274,30 +248,31 @@ def scores_and_exclusions(papers: Sequence[Paper], topic: Topic,
 
 
 def _where(hit: _Hit) -> str:
-    parts = ["title"] if hit.in_title else []
-    if hit.in_abstract:
-        parts.append(f"{hit.in_abstract}× abstract" if hit.in_abstract > 1 else "abstract")
-    return f"{hit.term.label} ({', '.join(parts)})"
+    _, label, _, _, in_title, in_abstract = hit
+    parts = ["title"] if in_title else []
+    if in_abstract:
+        parts.append(f"{in_abstract}× abstract" if in_abstract > 1 else "abstract")
+    return f"{label} ({', '.join(parts)})"
 
 
 def _reason(hits: list[_Hit], negs: list[str]) -> str:
     """What matched and where: 'matched: keyword (title, 2× abstract), ...; topic words:
     description items; excluded: ...', strongest first."""
-    ordered = sorted(hits, key=lambda h: (-h.contribution, h.term.label))
-    strong = [_where(h) for h in ordered if not h.term.weak]
-    weak = [h.term.label for h in ordered if h.term.weak]
+    ordered = sorted(hits) if len(hits) > 1 else hits
+    strong = [_where(h) for h in ordered if not h[3]][:MAX_REASON_TERMS]
+    weak = [h[1] for h in ordered if h[3]][:MAX_REASON_TERMS]
     parts = []
     if strong:
-        parts.append("matched: " + ", ".join(strong[:MAX_REASON_TERMS]))
+        parts.append("matched: " + ", ".join(strong))
     if weak:
-        parts.append("topic words: " + ", ".join(weak[:MAX_REASON_TERMS]))
+        parts.append("topic words: " + ", ".join(weak))
     reason = "; ".join(parts) or "no match"
     if negs:
         reason += "; excluded: " + ", ".join(sorted(set(negs))[:MAX_REASON_TERMS])
     return reason
 
 
-SCORER_VERSION = "bm25-2"  # bump when the scores above would change: old cache rows go unused
+SCORER_VERSION = "bm25-3"  # bump when the scores above would change: old cache rows go unused
 
 
 def papers_fingerprint(papers: Sequence[Paper]) -> str:
