@@ -24,23 +24,10 @@ from typing import Protocol
 from paperterm.models import Paper
 
 _ALNUM = b"abcdefghijklmnopqrstuvwxyz0123456789"
-_UPPER = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
-
-def _table(word: int | None) -> bytes:
-    """A bytes.translate table: a-z and 0-9 kept (or all made `word`), A-Z lower-cased
-    (likewise), NUL (between texts) a newline, any other byte a space."""
-    def out(c: int) -> int:
-        if c in _UPPER:
-            c += 32
-        if c in _ALNUM:
-            return c if word is None else word
-        return 10 if c == 0 else 32
-    return bytes(out(c) for c in range(256))
-
-
-_CANON = _table(None)
-_MARK = _table(ord("x"))  # counts words as " x" pairs
+# bytes.translate tables: A-Z lower-cased, every byte but a-z and 0-9 a space; then each
+# word byte an "x" (to count words as " x" pairs)
+_CANON = bytes(c + 32 if 65 <= c <= 90 else c if c in _ALNUM else 32 for c in range(256))
+_MARK = bytes(120 if c in _ALNUM else 32 for c in range(256))
 # words that do not start with `_prefix` of their Snowball stem
 _IRREGULAR = {"die": (b"dying",), "lie": (b"lying",), "tie": (b"tying",)}
 
@@ -55,12 +42,13 @@ def canonical(texts: Sequence[str]) -> tuple[bytes, list[int]]:
     is lower-cased by the translation table; only the others go through `str.lower`."""
     if not texts:
         return b"", []
-    parts = [t.encode() if t.isascii() else t.lower().encode("ascii", "replace")
+    parts = [(t if t.isascii() else t.lower()).encode("ascii", "replace").translate(_CANON)
              for t in texts]
-    raw = b" " + b" \0 ".join(p.replace(b"\0", b" ") if b"\0" in p else p
-                              for p in parts) + b" "
-    sizes = list(map(bytes.count, raw.translate(_MARK).split(b"\n"), repeat(b" x")))
-    return raw.translate(_CANON), sizes
+    sizes = [m.count(b" x") + m.startswith(b"x")
+             for m in map(bytes.translate, parts, repeat(_MARK))]
+    parts[0] = b" " + parts[0]
+    parts[-1] += b" "
+    return b" \n ".join(parts), sizes
 
 
 def _prefix(stem: str) -> str:
