@@ -117,3 +117,15 @@ def test_no_papers_or_no_terms():
     papers = DAYS[0][:2]
     found, df, sizes = occurrences(papers, [], local._STEMS.__getitem__)
     assert found == [{}, {}] and df == [] and sizes == _oracle(papers, [])[2]
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 7])
+def test_texts_read_in_small_chunks_give_the_same_counts(monkeypatch, chunk):
+    """The day is read a chunk of texts at a time (each regex pass holds the GIL): where the
+    chunks end changes nothing, titles and abstracts included."""
+    from paperterm.scoring import occurrences as module
+
+    monkeypatch.setattr(module, "CHUNK", chunk)
+    terms = local._terms(TOPICS[-1])
+    papers = DAYS[1][:25]
+    assert occurrences(papers, terms, local._STEMS.__getitem__) == _oracle(papers, terms)

@@ -92,17 +92,17 @@ def run_pattern(terms: Sequence[Term], alternative: bytes = b"") -> re.Pattern[b
     return re.compile(b" (?=(" + body + alternative + b") )")
 
 
+CHUNK = 400  # texts per regex pass: each pass holds the GIL, so the reader stays responsive
+
+
 def occurrences(papers: Sequence[Paper], terms: Sequence[Term],
                 stem: Callable[[str], str]) -> tuple[
         list[dict[int, tuple[int, int]]], list[int], list[tuple[int, int]]]:
     """Per paper, term index -> (count in title, count in abstract) where it occurs; each
     term's document frequency; each paper's (title words, abstract words)."""
     n = len(papers)
-    text, sizes = canonical([p.title for p in papers] + [p.abstract for p in papers])
-    df = [0] * len(terms)
-    found: list[dict[int, tuple[int, int]]] = [{} for _ in papers]
-    if not terms or not papers:
-        return found, df, list(zip(sizes[:n], sizes[n:], strict=True))
+    texts = [p.title for p in papers] + [p.abstract for p in papers]
+    finder = run_pattern(terms, b"|\n") if terms else None
     by_seq = {t.seq: k for k, t in enumerate(terms)}
     starting: dict[bytes, tuple[int, ...]] = {}  # a run -> the terms occurring at its start
 
@@ -111,24 +111,30 @@ def occurrences(papers: Sequence[Paper], terms: Sequence[Term],
         return tuple(k for i in range(len(stems))
                      if (k := by_seq.get(tuple(stems[: i + 1]))) is not None)
 
-    # one pass over the day: a run of words, or the newline that ends a field
-    per_field: list[dict[int, int] | None] = [None] * (2 * n)  # titles, then abstracts
-    field, here = 0, {}
-    for run in run_pattern(terms, b"|\n").findall(text):
-        if run == b"\n":
-            if here:
-                per_field[field], here = here, {}
-            field += 1
+    sizes: list[int] = []
+    per_text: list[dict[int, int]] = []  # term -> count, titles then abstracts
+    for start in range(0, len(texts), CHUNK):
+        text, chunk_sizes = canonical(texts[start:start + CHUNK])
+        sizes += chunk_sizes
+        if finder is None:
+            per_text += [{} for _ in chunk_sizes]
             continue
-        ks = starting.get(run)
-        if ks is None:
-            ks = starting[run] = terms_at(run)
-        for k in ks:
-            here[k] = here.get(k, 0) + 1
-    if here:
-        per_field[field] = here
+        here: dict[int, int] = {}
+        for run in finder.findall(text):
+            if run == b"\n":  # the end of a text
+                per_text.append(here)
+                here = {}
+                continue
+            ks = starting.get(run)
+            if ks is None:
+                ks = starting[run] = terms_at(run)
+            for k in ks:
+                here[k] = here.get(k, 0) + 1
+        per_text.append(here)
+    df = [0] * len(terms)
+    found: list[dict[int, tuple[int, int]]] = [{} for _ in papers]
     for d in range(n):
-        in_title, in_body = per_field[d] or {}, per_field[n + d] or {}
+        in_title, in_body = per_text[d], per_text[n + d]
         if in_title or in_body:
             row = found[d]
             for k in in_title.keys() | in_body.keys():
