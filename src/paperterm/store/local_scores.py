@@ -9,6 +9,8 @@ import time
 from paperterm.store.db import Database
 
 Row = tuple[str, int | None, int, str, float]  # id, version, relevance, reason, fine score
+# the keyword ranking, the current learned one, and the two before (a star taken back)
+KEEP_PER_DAY_TOPIC = 4
 
 
 class LocalScoreQueries(Database):
@@ -28,9 +30,16 @@ class LocalScoreQueries(Database):
 
     def save_local_scores(self, day_key: str, topic_fp: str, scorer_version: str,
                           papers_fp: str, scores: list[Row]) -> None:
+        """Cache `scores`, keeping only the newest KEEP_PER_DAY_TOPIC rankings of this day and
+        topic (each star makes a new learned ranking: a row of every paper's score each)."""
         with self.transaction() as c:
             c.execute(
                 "INSERT OR REPLACE INTO local_scores (day_key, topic_fp, scorer_version, "
                 "papers_fp, scores, created_at) VALUES (?, ?, ?, ?, ?, ?)",
                 (day_key, topic_fp, scorer_version, papers_fp,
                  json.dumps(scores, ensure_ascii=False, separators=(",", ":")), time.time()))
+            c.execute(
+                "DELETE FROM local_scores WHERE day_key=? AND topic_fp=? AND rowid NOT IN "
+                "(SELECT rowid FROM local_scores WHERE day_key=? AND topic_fp=? "
+                "ORDER BY created_at DESC, rowid DESC LIMIT ?)",
+                (day_key, topic_fp, day_key, topic_fp, KEEP_PER_DAY_TOPIC))
