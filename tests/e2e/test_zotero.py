@@ -158,3 +158,38 @@ def test_bad_zotero_config_is_named(cli, isolated_home):
     proc = cli("zotero", "--feed", str(FEED), "--ids", "2602.20191")
     assert proc.returncode != 0
     assert "[zotero] key 'send_to': expected one of desktop, web" in proc.stderr
+
+
+def test_a_paper_goes_to_a_library_once_unless_resent(cli, zotero):
+    """Sending the starred papers from cron every morning must not pile up duplicates."""
+    first = cli("zotero", "--feed", str(FEED), "--ids", "2602.20191", "2602.20175")
+    assert first.returncode == 0 and "sent 2 papers" in first.stderr
+    again = cli("zotero", "--feed", str(FEED), "--ids", "2602.20191", "2602.20175",
+                "2602.20224")
+    assert again.returncode == 0, again.stderr
+    assert ("sent 1 paper to Zotero (the collection selected in Zotero); 2 sent there "
+            "before, not again (--resend sends them again)") in again.stderr
+    assert [i["url"] for i in zotero.items].count("https://arxiv.org/abs/2602.20191") == 1
+    assert len(zotero.items) == 3
+    calls = len(zotero.calls)
+    nothing = cli("zotero", "--feed", str(FEED), "--ids", "2602.20191")
+    assert nothing.returncode == 0
+    assert "nothing sent to Zotero (desktop): the paper was sent there before" in nothing.stderr
+    assert len(zotero.calls) == calls  # Zotero was not even asked
+    resent = cli("zotero", "--feed", str(FEED), "--ids", "2602.20191", "--resend")
+    assert resent.returncode == 0 and "sent 1 paper to Zotero" in resent.stderr
+    assert len(zotero.items) == 4
+
+
+def test_the_record_is_per_library_and_a_failed_send_records_nothing(cli, zotero_web,
+                                                                     zotero, isolated_home):
+    assert cli("zotero", "--desktop", "--feed", str(FEED), "--ids", "2602.20191").returncode == 0
+    bad = cli("zotero", "--web", "--feed", str(FEED), "--ids", "2602.20191",
+              "--collection", "nope")
+    assert bad.returncode == 1 and zotero_web.created() == []
+    web = cli("zotero", "--web", "--feed", str(FEED), "--ids", "2602.20191")
+    assert web.returncode == 0 and "sent 1 paper to Zotero (user library 475425" in web.stderr
+    assert [d["url"] for d in zotero_web.created() if d["itemType"] == "preprint"] == [
+        "https://arxiv.org/abs/2602.20191"]
+    twice = cli("zotero", "--web", "--feed", str(FEED), "--ids", "2602.20191")
+    assert "nothing sent to Zotero (user library 475425)" in twice.stderr

@@ -50,3 +50,25 @@ async def test_z_without_zotero_is_an_error_notice_and_keeps_the_marks(
         await until(pilot, lambda: p.said("Not sent to Zotero: Zotero is not running"))
         assert p.shown[0].marked
         assert ("error" in [sev for m, sev in app.said if "Not sent" in m])
+
+
+async def test_z_again_on_a_paper_sent_before_sends_nothing_and_says_so(
+        make_session, make_app, probe, size, until, monkeypatch: pytest.MonkeyPatch):
+    fake = FakeZoteroConnector()
+    monkeypatch.setenv("PAPERTERM_ZOTERO_CONNECTOR_URL", fake.url)
+    app = make_app(make_session())
+    try:
+        async with app.run_test(size=size) as pilot:
+            p = probe(app)
+            urls = [p.shown[0].paper.abs_url, p.shown[1].paper.abs_url]
+            await pilot.press("Z")  # the current paper
+            await until(pilot, lambda: p.said("Sent 1 paper to Zotero"))
+            await pilot.press("x", "x", "k", "k", "Z")  # it again, and the next one
+            await until(pilot, lambda: p.said("Sent 1 paper to Zotero (the collection "
+                                              "selected in Zotero); 1 sent there before"))
+            await pilot.press("Z")
+            await until(pilot, lambda: p.said("Nothing sent to Zotero (desktop): the paper "
+                                              "was sent there before"))
+    finally:
+        fake.close()
+    assert [i["url"] for i in fake.items] == urls

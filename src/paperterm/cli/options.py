@@ -65,6 +65,7 @@ class Options:
     no_request: bool = False
     web: bool = False  # zotero --web: the zotero.org library
     desktop: bool = False  # zotero --desktop: the running Zotero app
+    resend: bool = False  # zotero --resend: papers sent to that library before go again
     zotero: bool = False  # learn --zotero
     enrich_sources: str | None = None  # enrich --source
     rescore: bool = False  # score --rescore: ask the model again, cached scores ignored

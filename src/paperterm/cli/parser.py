@@ -295,6 +295,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
                        help="to the zotero.org library set under [zotero] (key: ZOTERO_API_KEY)")
     where.add_argument("--desktop", action="store_true",
                        help="to the running Zotero app (the default unless [zotero] send_to)")
+    zo.add_argument("--resend", action="store_true",
+                    help="send papers already sent to that library again (by default each "
+                         "paper goes to a library once)")
 
     le = sub.add_parser("learn",
                         help="record the arXiv papers you keep (Zotero web library, a .bib) "

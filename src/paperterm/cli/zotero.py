@@ -11,22 +11,23 @@ from paperterm.cli.session import honoured, open_headless_session
 
 
 def run(opts: Options) -> int:
-    from paperterm.zotero import ZoteroError, send_papers
+    from paperterm.zotero import ZoteroError, send_new_papers
 
     s = open_headless_session(opts)
     try:
         papers, _ = select_for_export(opts, s)
-    finally:
-        s.close()
-    if not papers:
-        print("no papers selected: nothing sent to Zotero", file=sys.stderr)
-        return honoured(s, EXIT_OK)
-    try:
+        if not papers:
+            print("no papers selected: nothing sent to Zotero", file=sys.stderr)
+            return honoured(s, EXIT_OK)
         web = True if opts.web else False if opts.desktop else None
-        where = send_papers(papers, s.config.zotero, opts.collection, web)
+        sent = send_new_papers(papers, s.config.zotero, s.store, opts.collection, web,
+                               resend=opts.resend)
     except ZoteroError as exc:
         print(f"paperterm: {exc}", file=sys.stderr)
         return EXIT_ERROR
-    n = len(papers)
-    print(f"sent {n} paper{'s' * (n != 1)} to Zotero ({where})", file=sys.stderr)
+    finally:
+        s.close()
+    message = sent.message()
+    hint = " (--resend sends them again)" if sent.skipped else ""
+    print(f"{message[0].lower()}{message[1:]}{hint}", file=sys.stderr)
     return honoured(s, EXIT_OK)

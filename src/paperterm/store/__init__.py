@@ -24,12 +24,13 @@ from paperterm.store.schema import SCHEMA_VERSION
 from paperterm.store.scores import ScoreQueries, ScoreRow
 from paperterm.store.similar import SimilarQueries
 from paperterm.store.user import UserQueries, UserState
+from paperterm.store.zotero_sent import ZoteroSentQueries
 
 
 class Store(PaperQueries, UserQueries, ScoreQueries, NoteQueries, LibraryQueries, SimilarQueries,
             LibraryIO, DeliveryQueries, LocalScoreQueries,
             HealthQueries, PositiveQueries, EnrichmentQueries, FollowQueries,
-            EmbeddingQueries, FeedbackQueries, DayQueries):
+            EmbeddingQueries, FeedbackQueries, DayQueries, ZoteroSentQueries):
     """One SQLite database. Not thread-safe: open one Store per thread."""
 
 

@@ -194,6 +194,15 @@ _MIGRATIONS: list[str] = [
     CREATE INDEX IF NOT EXISTS user_state_skipped ON user_state (seen_at, id)
         WHERE seen_at IS NOT NULL AND starred=0 AND saved_at IS NULL;
     """,
+    # 11: papers sent to Zotero, per library: a paper is not sent to the same one twice
+    """
+    CREATE TABLE IF NOT EXISTS zotero_sent (
+        id TEXT NOT NULL,                  -- arXiv id, no version
+        target TEXT NOT NULL,              -- "desktop", or "web:user/475425"
+        sent_at REAL NOT NULL,
+        PRIMARY KEY (id, target)
+    );
+    """,
 ]
 
 SCHEMA_VERSION = len(_MIGRATIONS)

@@ -3,8 +3,10 @@ day screen on a worker thread (the web API or a slow desktop must never block th
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from paperterm.config import ZoteroConfig
 from paperterm.models import Paper
@@ -16,15 +18,24 @@ class ZoteroOutcome:
     error: bool = False
 
 
-def send_to_zotero(papers: Sequence[Paper], cfg: ZoteroConfig) -> ZoteroOutcome:
-    """Send `papers` where `[zotero]` says; never raises (a failure is the outcome)."""
-    from paperterm.zotero import ZoteroError, send_papers
+def send_to_zotero(papers: Sequence[Paper], cfg: ZoteroConfig,
+                   db_path: Path | None = None) -> ZoteroOutcome:
+    """Send `papers` where `[zotero]` says, but those sent there before (recorded in the
+    database at `db_path`); never raises (a failure is the outcome)."""
+    from paperterm.store import Store
+    from paperterm.zotero import ZoteroError, send_new_papers
 
-    n = len(papers)
+    store = None
+    if db_path is not None:
+        with contextlib.suppress(Exception):  # no record this time: all are sent
+            store = Store.open(db_path)
     try:
-        where = send_papers(papers, cfg)
+        sent = send_new_papers(papers, cfg, store)
     except ZoteroError as exc:
         return ZoteroOutcome(f"Not sent to Zotero: {exc}", error=True)
     except Exception as exc:  # a worker must not die with a traceback on screen
         return ZoteroOutcome(f"Not sent to Zotero: {type(exc).__name__}: {exc}", error=True)
-    return ZoteroOutcome(f"Sent {n} paper{'s' * (n != 1)} to Zotero ({where})")
+    finally:
+        if store is not None:
+            store.close()
+    return ZoteroOutcome(sent.message())

@@ -2,11 +2,13 @@
 web library (the web API), and read a web library's arXiv papers.
 
 Public API: `Connector`, `WebLibrary`, `ZoteroError`, `zotero_item`, `send_papers`,
-`item_arxiv_id`."""
+`send_new_papers`, `Sent`, `item_arxiv_id`."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from paperterm.models import Paper
@@ -16,6 +18,7 @@ from paperterm.zotero.web import WebLibrary
 
 if TYPE_CHECKING:
     from paperterm.config import ZoteroConfig
+    from paperterm.store import Store
 
 
 def send_papers(papers: Sequence[Paper], cfg: ZoteroConfig, collection: str | None = None,
@@ -30,5 +33,51 @@ def send_papers(papers: Sequence[Paper], cfg: ZoteroConfig, collection: str | No
     return Connector().save(papers, chosen)
 
 
-__all__ = ["Connector", "WebLibrary", "ZoteroError", "item_arxiv_id", "send_papers",
-           "zotero_item"]
+@dataclass(frozen=True)
+class Sent:
+    """What `send_new_papers` did: where to, how many sent, how many sent there before."""
+
+    where: str
+    sent: int
+    skipped: int
+
+    def message(self) -> str:
+        """"Sent 2 papers to Zotero (…)", and what was not sent again."""
+        n, k = self.sent, self.skipped
+        if not n:
+            what = "the paper was" if k == 1 else f"all {k} papers were"
+            return f"Nothing sent to Zotero ({self.where}): {what} sent there before"
+        text = f"Sent {n} paper{'s' * (n != 1)} to Zotero ({self.where})"
+        return f"{text}; {k} sent there before, not again" if k else text
+
+
+def target_of(cfg: ZoteroConfig, web: bool | None = None) -> tuple[bool, str]:
+    """(whether to the web library, the library's key in the store)."""
+    use_web = cfg.send_to == "web" if web is None else web
+    return use_web, f"web:{cfg.library_type}/{cfg.library_id}" if use_web else "desktop"
+
+
+def send_new_papers(papers: Sequence[Paper], cfg: ZoteroConfig, store: Store | None,
+                    collection: str | None = None, web: bool | None = None,
+                    resend: bool = False) -> Sent:
+    """`send_papers`, but for papers already sent to the same library (recorded in `store`),
+    unless `resend`: sending the starred papers every day adds each one once. Raises
+    ZoteroError as `send_papers` does (then nothing is recorded)."""
+    use_web, target = target_of(cfg, web)
+    already: set[str] = set()
+    if store is not None and not resend:
+        with contextlib.suppress(Exception):  # an unreadable record: send them all
+            already = store.sent_to_zotero(target, [p.id for p in papers])
+    todo = [p for p in papers if p.id not in already]
+    if todo:
+        where = send_papers(todo, cfg, collection, use_web)
+    else:
+        where = f"{cfg.library_type} library {cfg.library_id}" if use_web else "desktop"
+    if store is not None and todo:
+        with contextlib.suppress(Exception):  # sent all the same
+            store.record_zotero_sent(target, [p.id for p in todo])
+    return Sent(where, len(todo), len(papers) - len(todo))
+
+
+__all__ = ["Connector", "Sent", "WebLibrary", "ZoteroError", "item_arxiv_id",
+           "send_new_papers", "send_papers", "zotero_item"]

@@ -178,7 +178,8 @@ class PaperActions:
     def _zotero_in_thread(self, targets: list[Entry]) -> None:
         from paperterm.tui.zotero_actions import send_to_zotero
 
-        outcome = send_to_zotero([e.paper for e in targets], self.session.config.zotero)
+        outcome = send_to_zotero([e.paper for e in targets], self.session.config.zotero,
+                                 self.session.db_path)
         self.app.call_from_thread(self._zotero_done, targets, outcome)
 
     def _zotero_done(self, targets: list[Entry], outcome: ZoteroOutcome) -> None:
