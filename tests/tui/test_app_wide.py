@@ -180,3 +180,20 @@ async def test_footer_keeps_help_and_quit_on_an_80_column_terminal(make_session,
         await pilot.resize_terminal(80, 24)
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is day and footer.compact)
+
+
+async def test_the_llm_hint_shows_on_the_first_starts_only(make_session, make_app, probe,
+                                                           size, until):
+    """The hint toast covered half the abstract at 80x24 for ten seconds on every start."""
+    from paperterm.reader_state import HINT_STARTS
+
+    shown = []
+    for _ in range(HINT_STARTS + 2):
+        app = make_app(make_session())
+        async with app.run_test(size=size) as pilot:
+            p = probe(app)
+            await until(pilot, lambda ws=app.workers: all(  # the count is written
+                w.is_finished for w in ws if w.name == "hint"))
+            shown.append(any(n.startswith("Ranked by the local keyword scorer")
+                             for n in p.notices()))
+    assert shown == [True] * HINT_STARTS + [False, False]

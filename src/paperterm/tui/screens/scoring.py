@@ -19,6 +19,7 @@ from textual.worker import Worker
 
 from paperterm.listing import PROVISIONAL, SCORE_SORTS, Entry, FilterState
 from paperterm.models import Paper, Topic
+from paperterm.reader_state import count_hint, hint_due
 from paperterm.scoring.types import RunSummary, Score
 from paperterm.session import Session
 from paperterm.tui.entry_scores import (
@@ -95,8 +96,10 @@ class LiveScoring:
         from paperterm.scoring import cached_local_scores
         from paperterm.scoring.blend_cache import cached_blend, training_examples
 
-        if hint:
+        if hint and hint_due("llm"):  # on the first starts only: then it is known
             self._notices.append((ENABLE_LLM_HINT, "information"))
+            self.run_worker(partial(count_hint, "llm"), name="hint", thread=True,
+                            exit_on_error=False)
         papers = [e.paper for e in self.entries]
         store, label = self.reader.store, self.session.day.label
         scores = cached_blend(store, label, papers, self.topic,
