@@ -80,16 +80,16 @@ def _word_pattern(stems: set[str]) -> bytes:
     return emit(root)
 
 
-def run_pattern(terms: Sequence[Term], alternative: bytes = b"") -> re.Pattern[bytes]:
+def run_pattern(terms: Sequence[Term]) -> re.Pattern[bytes]:
     """At a space before a word, captures the longest run of words where the i-th word
-    starts like the i-th stem of some term (a term occurring there is a start of it);
-    `alternative` (``b"|..."``) adds what else to capture after a space."""
+    starts like the i-th stem of some term (a term occurring there is a start of it); at
+    the space before a newline (the end of a text), the newline."""
     depth = max(len(t.seq) for t in terms)
     body = b""
     for i in reversed(range(depth)):
         word = _word_pattern({t.seq[i] for t in terms if len(t.seq) > i})
         body = word + (b"(?: +" + body + b")?" if body else b"")
-    return re.compile(b" (?=(" + body + alternative + b") )")
+    return re.compile(b" (?=(" + body + b"|\n) )")
 
 
 CHUNK = 400  # texts per regex pass: each pass holds the GIL, so the reader stays responsive
@@ -102,7 +102,7 @@ def occurrences(papers: Sequence[Paper], terms: Sequence[Term],
     term's document frequency; each paper's (title words, abstract words)."""
     n = len(papers)
     texts = [p.title for p in papers] + [p.abstract for p in papers]
-    finder = run_pattern(terms, b"|\n") if terms else None
+    finder = run_pattern(terms) if terms else None
     by_seq = {t.seq: k for k, t in enumerate(terms)}
     starting: dict[bytes, tuple[int, ...]] = {}  # a run -> the terms occurring at its start
 
