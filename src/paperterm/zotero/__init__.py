@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from paperterm.models import Paper
 from paperterm.zotero.connector import Connector, ZoteroError, zotero_item
 from paperterm.zotero.items import item_arxiv_id
-from paperterm.zotero.web import WebLibrary
+from paperterm.zotero.web import WebLibrary, library_label
 
 if TYPE_CHECKING:
     from paperterm.config import ZoteroConfig
@@ -26,7 +26,7 @@ def send_papers(papers: Sequence[Paper], cfg: ZoteroConfig, collection: str | No
     """Send `papers` where `[zotero]` says (or the web library if `web`, the desktop if
     `web is False`), into `collection` or the configured one. Returns where they went;
     raises ZoteroError with one line saying why not."""
-    use_web = cfg.send_to == "web" if web is None else web
+    use_web, _ = target_of(cfg, web)
     chosen = collection or cfg.collection or None
     if use_web:
         return WebLibrary(cfg.library_id, cfg.library_type).save(papers, chosen)
@@ -72,7 +72,7 @@ def send_new_papers(papers: Sequence[Paper], cfg: ZoteroConfig, store: Store | N
     if todo:
         where = send_papers(todo, cfg, collection, use_web)
     else:
-        where = f"{cfg.library_type} library {cfg.library_id}" if use_web else "desktop"
+        where = library_label(cfg.library_type, cfg.library_id) if use_web else "desktop"
     if store is not None and todo:
         with contextlib.suppress(Exception):  # sent all the same
             store.record_zotero_sent(target, [p.id for p in todo])

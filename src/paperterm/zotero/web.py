@@ -25,6 +25,11 @@ WRITE_ATTEMPTS = 4
 T = TypeVar("T")
 
 
+def library_label(library_type: str, library_id: str) -> str:
+    """How messages name a web library: "user library 475425"."""
+    return f"{library_type} library {library_id}"
+
+
 class WebLibrary:
     """One user or group library on zotero.org."""
 
@@ -42,7 +47,7 @@ class WebLibrary:
         self.key = key.strip()
         self.base = (base_url or os.environ.get("PAPERTERM_ZOTERO_API_URL")
                      or DEFAULT_URL).rstrip("/")
-        self.label = f"{library_type} library {library_id}"
+        self.label = library_label(library_type, library_id)
         self.zot = zotero.Zotero(urllib.parse.quote(str(library_id)), library_type, self.key)
         self.zot.endpoint = self.base
         self._cap_backoff()
