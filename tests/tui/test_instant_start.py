@@ -211,3 +211,24 @@ def loading_session(make_session):
     session.day = Day([], loading_label(req), None, "loading")
     session.pending = req
     return session
+
+
+async def test_the_llm_hint_is_given_once_when_the_fetched_day_follows_the_loading_screen(
+        make_session, make_app, probe, size, until, fake_arxiv, monkeypatch):
+    import json
+
+    from support.fakearxiv import Reply
+
+    from paperterm.reader_state import state_file
+
+    monkeypatch.setenv("PAPERTERM_TODAY", "2026-02-25")
+    fake_arxiv.route("/rss/", Reply(body=FEED.read_bytes(), delay=0.5))
+    app = make_app(loading_session(make_session))
+    async with app.run_test(size=size) as pilot:
+        p = probe(app)
+        await until(pilot, lambda: len(p.shown) == 244, seconds=15)
+        await until(pilot, lambda ws=app.workers: all(
+            w.is_finished for w in ws if w.name == "hint"))
+        hints = [n for n in p.notices() if n.startswith("Ranked by the local keyword scorer")]
+        assert len(hints) == 1
+    assert json.loads(state_file().read_text(encoding="utf-8"))["hints"] == {"llm": 1}

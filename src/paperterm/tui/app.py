@@ -60,6 +60,7 @@ class PapertermApp(DayLoading, App[int]):
         self.writes = StoreWrites()  # star/seen/saved writes, retried behind a lock
         self._retry_timer: Timer | None = None
         self.quitting = False  # set by `q`: every later key and click is ignored
+        self.hints_given: set[str] = set()  # once per run, whatever day screens follow
         self.keymap, key_problems = check_keymap(dict(session.config.keys))
         keys, problems = effective_keys(self.keymap)
         key_problems += problems

@@ -96,7 +96,10 @@ class LiveScoring:
         from paperterm.scoring import cached_local_scores
         from paperterm.scoring.blend_cache import cached_blend, training_examples
 
-        if hint and hint_due("llm"):  # on the first starts only: then it is known
+        # on the first starts only, then it is known; once per run (a loading screen, or a
+        # cached day, is followed by the fetched day's screen)
+        if hint and "llm" not in self.reader.hints_given and hint_due("llm"):
+            self.reader.hints_given.add("llm")
             self._notices.append((ENABLE_LLM_HINT, "information"))
             self.run_worker(partial(count_hint, "llm"), name="hint", thread=True,
                             exit_on_error=False)
