@@ -232,3 +232,20 @@ async def test_the_llm_hint_is_given_once_when_the_fetched_day_follows_the_loadi
         hints = [n for n in p.notices() if n.startswith("Ranked by the local keyword scorer")]
         assert len(hints) == 1
     assert json.loads(state_file().read_text(encoding="utf-8"))["hints"] == {"llm": 1}
+
+
+async def test_a_day_loaded_in_the_background_says_what_it_is(make_session, make_app, probe,
+                                                             size, until, monkeypatch):
+    """Offline at start, the reader fell back to the sample day without a word (the header's
+    [sample] only); a headless command said "arXiv is unreachable" all along."""
+    from support.fakearxiv import closed_port
+
+    monkeypatch.setenv("PAPERTERM_TODAY", "2026-02-25")
+    monkeypatch.setenv("PAPERTERM_RSS_URL", f"http://127.0.0.1:{closed_port()}/rss/{{cats}}")
+    app = make_app(loading_session(make_session))
+    async with app.run_test(size=size) as pilot:
+        p = probe(app)
+        await until(pilot, lambda: len(p.shown) == 244, seconds=15)
+        await until(pilot, lambda: p.said("arXiv is unreachable"))
+        assert p.said("showing the bundled sample day")
+        assert ("warning" in [sev for m, sev in app.said if "unreachable" in m])

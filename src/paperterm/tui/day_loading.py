@@ -146,6 +146,7 @@ class DayLoading:
         topic, self._topic_after_load = self._topic_after_load, None
         if topic is not None:  # a topic switch: that topic
             self.session.topic = topic
+        said = set(self.session.day.notices)  # said when the shown day came
         if self.session.day.source == "loading":  # what start-up had to say still stands
             day.notices[:0] = [n for n in self.session.day.notices if n not in day.notices]
         if req is not None:
@@ -154,3 +155,6 @@ class DayLoading:
         self.session.pending = None
         gc.unfreeze()  # what start-up froze (app.py) includes the screen replaced here
         self.switch_screen(DayScreen(self.session, autoscore=self.autoscore))
+        for note in dict.fromkeys(day.notices):  # what this load has to say (the sample
+            if note not in said:                 # instead of today's papers, say)
+                self.say(note, "warning", timeout=10)
