@@ -120,3 +120,17 @@ def test_a_blended_value_does_not_depend_on_the_rest_of_the_day(day, topic):
     for pid, s in alone.items():
         assert (s.relevance, s.reason) == (together[pid].relevance, together[pid].reason)
         assert s.fine == pytest.approx(together[pid].fine, abs=1e-6)
+
+
+def test_loading_the_model_leaves_logging_as_it_was():
+    """wordllama's import configures the root logger at INFO: a headless digest then printed
+    pylatexenc's "INFO:... Ignoring parse error" lines on stderr (cron mails them)."""
+    import os
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "paperterm", "digest", "--sample", "--topic",
+                           "moe"], capture_output=True, text=True, env=os.environ, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "# arXiv digest" in proc.stdout
+    assert "INFO:" not in proc.stderr, proc.stderr

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import logging
 import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -38,6 +39,8 @@ def load_model() -> Any:
     global _model, _failed
     with _lock:
         if _model is None and not _failed:
+            root = logging.getLogger()
+            handlers, level = list(root.handlers), root.level
             try:
                 from pathlib import Path
 
@@ -48,6 +51,9 @@ def load_model() -> Any:
                 _model = WordLlama.load(cache_dir=folder, disable_download=True, dim=DIM)
             except Exception:  # not installed, or a broken install: keywords alone
                 _failed = True
+            finally:  # wordllama's import sets every library's INFO logs to print on stderr
+                root.handlers[:] = handlers
+                root.setLevel(level)
         return _model
 
 
