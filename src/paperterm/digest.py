@@ -56,15 +56,12 @@ def clean_json(value: Any) -> Any:
 
 
 def _order(papers: Sequence[Paper], scores: Mapping[str, Score]) -> list[Paper]:
-    """Scored papers, highest relevance first (then novelty, then feed order)."""
-    ranked = [(i, p) for i, p in enumerate(papers) if has_score(scores.get(p.id))]
+    """Scored papers in the reader's default order (`listing.default_ranks`: relevance, then
+    novelty, then the local scorer's fine score, then feed order)."""
+    from paperterm.listing import default_ranks
 
-    def key(item: tuple[int, Paper]) -> tuple[int, int, int]:
-        i, p = item
-        s = scores[p.id]
-        return (-(s.relevance or 0), -(s.novelty or 0), i)
-
-    return [p for _, p in sorted(ranked, key=key)]
+    ranks = default_ranks(papers, list(scores.values()))
+    return sorted((p for p in papers if has_score(scores.get(p.id))), key=lambda p: ranks[p.id])
 
 
 @dataclass

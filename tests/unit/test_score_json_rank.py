@@ -48,3 +48,16 @@ def test_stars_and_a_bib_library_teach_the_local_ranking(cli, tmp_path):
     learned = _rows(cli)
     assert all(learned[pid]["rank"] < before[pid]["rank"] for pid in quant)
     assert any(r["reason"].startswith("like your library: ") for r in learned.values())
+
+
+def test_the_digest_lists_papers_in_the_readers_order(cli):
+    """The digest broke ties of relevance by feed order, the reader by the fine score: its
+    top papers were not the reader's."""
+    import re
+
+    rows = _rows(cli)
+    digest = cli("digest", "--sample", "--topic", "moe")
+    assert digest.returncode == 0, digest.stderr
+    arxiv = re.findall(r"\[arXiv:(\d{4}\.\d{5})v\d+\]", digest.stdout)
+    assert len(arxiv) == len(set(arxiv)) >= 20
+    assert arxiv == sorted(arxiv, key=lambda pid: rows[pid]["rank"])
