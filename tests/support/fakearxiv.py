@@ -6,7 +6,9 @@ import socket
 import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+
+from support.localserver import LocalServer
 
 
 def closed_port() -> int:
@@ -73,12 +75,9 @@ class FakeArxiv:
             def log_message(self, *args: object) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.server.handle_error = lambda *a: None  # type: ignore[method-assign]
+        self.server = LocalServer(Handler)
         self.base = f"http://127.0.0.1:{self.server.server_address[1]}"
-        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.05,), daemon=True)
-        self.thread.start()
+        self.thread = self.server.serve_in_thread()
 
     def _next(self, path: str) -> Reply:
         prefix = max((p for p in self.routes if path.startswith(p)), key=len, default=None)

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import json
 import socket
-import threading
 import warnings
 from email import message_from_bytes, policy
 from email.message import EmailMessage
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
+
+from support.localserver import LocalServer
 
 
 def free_port() -> int:
@@ -76,9 +77,9 @@ class WebhookServer:
             def log_message(self, *args: Any) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = LocalServer(Handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hooks/secret-token"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.server.serve_in_thread()
 
     def close(self) -> None:
         self.server.shutdown()

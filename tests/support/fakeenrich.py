@@ -7,9 +7,11 @@ from __future__ import annotations
 import json
 import threading
 import urllib.parse
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
+
+from support.localserver import LocalServer
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "enrich"
 
@@ -65,7 +67,7 @@ class FakeEnrich:
             def log_message(self, *args: Any) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = LocalServer(Handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
         self._lock = threading.Lock()
         self._thread = threading.Thread(target=self.server.serve_forever, daemon=True)

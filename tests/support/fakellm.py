@@ -31,9 +31,10 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
+from support.localserver import LocalServer
 from support.wires import OPENAI, Wire
 
 _PAPER_ID = re.compile(r'<paper id="([^"]+)">')
@@ -153,7 +154,7 @@ class FakeLLM:
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._count = _count_tokens_fn() if count_tokens else (lambda t: max(1, len(t) // 4))
-        self._server: ThreadingHTTPServer | None = None
+        self._server: LocalServer | None = None
         self._thread: threading.Thread | None = None
 
     # -- control ------------------------------------------------------------------------
@@ -191,13 +192,9 @@ class FakeLLM:
         return [pid for r in reqs for pid in self.ids_of(r)]
 
     def start(self) -> FakeLLM:
-        server = ThreadingHTTPServer(("127.0.0.1", self._port), _make_handler(self))
-        server.daemon_threads = True
+        server = LocalServer(_make_handler(self), self._port)
         self._server = server
-        self._thread = threading.Thread(
-            target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
-        self._thread.start()
+        self._thread = server.serve_in_thread()
         return self
 
     def stop(self) -> None:

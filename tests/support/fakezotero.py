@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from support.localserver import LocalServer
 
 TARGETS = [{"id": "L1", "name": "My Library", "level": 0},
            {"id": "C7", "name": "arXiv inbox", "level": 1},
@@ -56,9 +58,9 @@ class FakeZoteroConnector:
             def log_message(self, *args: Any) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = LocalServer(Handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.server.serve_in_thread()
 
     def close(self) -> None:
         self.server.shutdown()
@@ -173,9 +175,9 @@ class FakeZoteroWeb:
             def log_message(self, *args: Any) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = LocalServer(Handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.server.serve_in_thread()
 
     def created(self) -> list[dict[str, Any]]:
         return [i["data"] for i in self.items if i["key"].startswith("NEW")]

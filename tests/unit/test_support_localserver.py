@@ -1,0 +1,60 @@
+"""The fakes' HTTP server: a client hanging up is not an error printed into the stderr a test
+reads as paperterm's (a CI run failed on `Traceback` from the fake LLM after a 401 stop)."""
+
+from __future__ import annotations
+
+import socket
+import struct
+import time
+import urllib.error
+import urllib.request
+from http.server import BaseHTTPRequestHandler
+
+import pytest
+from support.localserver import LocalServer
+
+
+class Handler(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        if self.path == "/boom":
+            raise ValueError("a bug in a fake")
+        self.send_response(204)
+        self.end_headers()
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def reset_connection(port: int) -> None:
+    """Connect, wait for the server to read, then close with RST (as a dropped keep-alive)."""
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        time.sleep(0.1)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+
+
+@pytest.fixture
+def server():  # type: ignore[no-untyped-def]
+    srv = LocalServer(Handler)
+    srv.serve_in_thread()
+    yield srv
+    srv.shutdown()
+    srv.server_close()
+
+
+def test_a_client_resetting_its_connection_prints_nothing(server, capsys):
+    port = server.server_address[1]
+    for _ in range(3):
+        reset_connection(port)
+    time.sleep(0.3)  # the request threads see the reset
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/") as reply:  # still serving
+        assert reply.status == 204
+    assert capsys.readouterr().err == ""
+
+
+def test_a_fake_that_fails_still_says_so(server, capsys):
+    port = server.server_address[1]
+    with pytest.raises((urllib.error.URLError, ConnectionError)):
+        urllib.request.urlopen(f"http://127.0.0.1:{port}/boom")
+    time.sleep(0.2)
+    err = capsys.readouterr().err
+    assert "ValueError: a bug in a fake" in err
