@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from support.fakezotero import FakeZoteroConnector, FakeZoteroWeb
 
+from paperterm.sources.feeds import parse_feed
+
 ROOT = Path(__file__).resolve().parents[2]
 FEED = ROOT / "examples" / "arxiv-2026-02-25.xml"
 
@@ -193,3 +195,38 @@ def test_the_record_is_per_library_and_a_failed_send_records_nothing(cli, zotero
         "https://arxiv.org/abs/2602.20191"]
     twice = cli("zotero", "--web", "--feed", str(FEED), "--ids", "2602.20191")
     assert "nothing sent to Zotero (user library 475425)" in twice.stderr
+
+
+def test_a_web_send_stopped_part_way_records_what_it_added(cli, zotero_web):
+    """zotero.org failing after the first batch of 50: those 50 exist in the library, so a
+    retry must send only the other 10 (it sent all 60 again: 50 duplicates)."""
+    ids = [p.id for p in parse_feed(FEED.read_bytes()).papers[:60]]
+    zotero_web.posts_before_outage = 1
+    first = cli("zotero", "--web", "--feed", str(FEED), "--ids", *ids)
+    assert first.returncode == 1 and "Traceback" not in first.stderr
+    assert "HTTP 500" in first.stderr
+    assert "50 of 60 papers were added first; sending again sends only the other 10" \
+        in first.stderr, first.stderr
+    assert len(zotero_web.created()) == 50
+    zotero_web.posts_before_outage = None
+    again = cli("zotero", "--web", "--feed", str(FEED), "--ids", *ids)
+    assert again.returncode == 0, again.stderr
+    assert "sent 10 papers to Zotero (user library 475425" in again.stderr
+    assert "50 sent there before, not again" in again.stderr
+    urls = [d["url"] for d in zotero_web.created() if d["itemType"] == "preprint"]
+    assert sorted(urls) == sorted(f"https://arxiv.org/abs/{i}" for i in ids)
+
+
+def test_desktop_saved_but_not_filed_is_recorded_and_said(cli, zotero):
+    """saveItems worked, moving them into the collection did not: the items exist (in the
+    collection Zotero had selected), so they are recorded and the message says where."""
+    zotero.session_down = True
+    first = cli("zotero", "--feed", str(FEED), "--ids", "2602.20191", "--collection", "moe")
+    assert first.returncode == 1 and "Traceback" not in first.stderr
+    assert ("updateSession: HTTP 500; the papers were saved into the collection selected in "
+            "Zotero, not moe; they are not sent there again (unless --resend)"
+            ) in first.stderr, first.stderr
+    zotero.session_down = False
+    again = cli("zotero", "--feed", str(FEED), "--ids", "2602.20191", "--collection", "moe")
+    assert "nothing sent to Zotero (desktop): the paper was sent there before" in again.stderr
+    assert len(zotero.items) == 1

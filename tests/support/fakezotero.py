@@ -22,6 +22,7 @@ class FakeZoteroConnector:
         self.calls: list[tuple[str, Any]] = []
         self.items: list[dict[str, Any]] = []
         self.sessions: dict[str, str] = {}  # sessionID -> target id
+        self.session_down = False  # updateSession answers 500 (saveItems still works)
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -39,6 +40,9 @@ class FakeZoteroConnector:
                     outer.sessions[body["sessionID"]] = "C7"
                     self._answer(201, None)
                 elif endpoint == "updateSession":
+                    if outer.session_down:
+                        self._answer(500, None)
+                        return
                     if body["sessionID"] not in outer.sessions:
                         self._answer(400, {"error": "SESSION_NOT_FOUND"})
                         return
@@ -72,7 +76,8 @@ class FakeZoteroWeb:
     with `start`/`limit`, a Total-Results header and a Link to the next page), item creation
     answering the successful/success/unchanged/failed object; checks the key (Bearer or
     Zotero-API-Key) and API version headers.
-    `throttle` requests are answered 429 with Retry-After: `retry_after` (0) first."""
+    `throttle` requests are answered 429 with Retry-After: `retry_after` (0) first; once
+    `posts_before_outage` writes have been served, writes are answered 500."""
 
     def __init__(self, key: str = "k3y", library: str = "/users/475425",
                  items: list[dict[str, Any]] | None = None, throttle: int = 0) -> None:
@@ -89,6 +94,7 @@ class FakeZoteroWeb:
         self.requests: list[tuple[str, str]] = []
         self.agents: list[str] = []  # User-Agent of each request
         self.retry_after = "0"
+        self.posts_before_outage: int | None = None
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -143,6 +149,11 @@ class FakeZoteroWeb:
                 if path is None:
                     return
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                if outer.posts_before_outage is not None:
+                    if outer.posts_before_outage <= 0:
+                        self._answer(500, None, raw=b"An error occurred")
+                        return
+                    outer.posts_before_outage -= 1
                 if path != "/items" or not isinstance(body, list) or len(body) > 50:
                     self._answer(400, None, raw=b"bad request")
                     return

@@ -1,8 +1,8 @@
 """Zotero: send papers to a running Zotero desktop (its local connector) or to a zotero.org
 web library (the web API), and read a web library's arXiv papers.
 
-Public API: `Connector`, `WebLibrary`, `ZoteroError`, `zotero_item`, `send_papers`,
-`send_new_papers`, `Sent`, `item_arxiv_id`."""
+Public API: `Connector`, `WebLibrary`, `ZoteroError`, `PartlySaved`, `zotero_item`,
+`send_papers`, `send_new_papers`, `Sent`, `item_arxiv_id`."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from paperterm.models import Paper
-from paperterm.zotero.connector import Connector, ZoteroError, zotero_item
+from paperterm.zotero.connector import Connector, PartlySaved, ZoteroError, zotero_item
 from paperterm.zotero.items import item_arxiv_id
 from paperterm.zotero.web import WebLibrary, library_label
 
@@ -62,22 +62,39 @@ def send_new_papers(papers: Sequence[Paper], cfg: ZoteroConfig, store: Store | N
                     resend: bool = False) -> Sent:
     """`send_papers`, but for papers already sent to the same library (recorded in `store`),
     unless `resend`: sending the starred papers every day adds each one once. Raises
-    ZoteroError as `send_papers` does (then nothing is recorded)."""
+    ZoteroError as `send_papers` does; what a send stopped part-way had added is recorded."""
     use_web, target = target_of(cfg, web)
     already: set[str] = set()
     if store is not None and not resend:
         with contextlib.suppress(Exception):  # an unreadable record: send them all
             already = store.sent_to_zotero(target, [p.id for p in papers])
     todo = [p for p in papers if p.id not in already]
-    if todo:
-        where = send_papers(todo, cfg, collection, use_web)
-    else:
+    if not todo:
         where = library_label(cfg.library_type, cfg.library_id) if use_web else "desktop"
-    if store is not None and todo:
-        with contextlib.suppress(Exception):  # sent all the same
-            store.record_zotero_sent(target, [p.id for p in todo])
+        return Sent(where, 0, len(papers))
+    try:
+        where = send_papers(todo, cfg, collection, use_web)
+    except PartlySaved as exc:
+        if not _record(store, target, exc.created):
+            raise
+        left = len(todo) - len(exc.created)
+        again = (f"sending again{' without --resend' * resend} sends only the other {left}"
+                 if left else "they are not sent there again (unless --resend)")
+        raise PartlySaved(f"{exc}; {again}", exc.created) from None
+    _record(store, target, [p.id for p in todo])
     return Sent(where, len(todo), len(papers) - len(todo))
 
 
-__all__ = ["Connector", "Sent", "WebLibrary", "ZoteroError", "item_arxiv_id",
+def _record(store: Store | None, target: str, ids: list[str]) -> bool:
+    """Record `ids` as sent to `target`; whether that worked."""
+    if store is None or not ids:
+        return False
+    try:
+        store.record_zotero_sent(target, ids)
+    except Exception:  # sent all the same
+        return False
+    return True
+
+
+__all__ = ["Connector", "PartlySaved", "Sent", "WebLibrary", "ZoteroError", "item_arxiv_id",
            "send_new_papers", "send_papers", "zotero_item"]

@@ -47,6 +47,14 @@ def zotero_item(paper: Paper) -> dict[str, Any]:
     }
 
 
+class PartlySaved(ZoteroError):
+    """A send stopped part-way: `created` holds the arXiv ids of the papers added before."""
+
+    def __init__(self, message: str, created: list[str]) -> None:
+        super().__init__(message)
+        self.created = created
+
+
 class Connector:
     def __init__(self, base_url: str | None = None) -> None:
         self.base = (base_url or os.environ.get("PAPERTERM_ZOTERO_CONNECTOR_URL")
@@ -100,6 +108,11 @@ class Connector:
         if status not in (200, 201):
             raise ZoteroError(f"Zotero connector saveItems answered HTTP {status}")
         if target:
-            self._post("updateSession", {"sessionID": session, "target": target})
+            try:
+                self._post("updateSession", {"sessionID": session, "target": target})
+            except ZoteroError as exc:  # saved all the same, where Zotero pointed
+                raise PartlySaved(f"{exc}; the papers were saved into the collection "
+                                  f"selected in Zotero, not {collection}",
+                                  [p.id for p in papers]) from None
             return f"collection {collection}"
         return "the collection selected in Zotero"

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from paperterm.models import Paper
-from paperterm.zotero.connector import ZoteroError, zotero_item
+from paperterm.zotero.connector import PartlySaved, ZoteroError, zotero_item
 
 DEFAULT_URL = "https://api.zotero.org"
 PAGE = 100  # the most items the API returns per request
@@ -130,21 +130,34 @@ class WebLibrary:
     # -- writing ------------------------------------------------------------------------
     def save(self, papers: Sequence[Paper], collection: str | None = None) -> str:
         """Create one preprint item per paper (with a linked PDF) in the library, filed into
-        `collection` when given. Returns where they went."""
+        `collection` when given. Returns where they went. Stopped part-way (after a batch),
+        raises PartlySaved naming the papers whose items exist."""
         target = self.collection_key(collection) if collection else None
         created: list[tuple[str, Paper]] = []
-        for i in range(0, len(papers), WRITE_BATCH):
-            batch = list(papers[i:i + WRITE_BATCH])
-            items = [web_item(p, target) for p in batch]
-            keys = self._create(items)
-            created += [(keys[n], p) for n, p in enumerate(batch) if n in keys]
-        pdfs = [pdf_attachment(p, key) for key, p in created]
-        for i in range(0, len(pdfs), WRITE_BATCH):
-            self._create(pdfs[i:i + WRITE_BATCH])
+        try:
+            for i in range(0, len(papers), WRITE_BATCH):
+                batch = list(papers[i:i + WRITE_BATCH])
+                keys, refused = self._create([web_item(p, target) for p in batch])
+                created += [(keys[n], p) for n, p in enumerate(batch) if n in keys]
+                if refused:
+                    raise ZoteroError(f"Zotero web API refused {len(batch) - len(keys)} of "
+                                      f"{len(batch)} items: {refused}")
+            pdfs = [pdf_attachment(p, key) for key, p in created]
+            for i in range(0, len(pdfs), WRITE_BATCH):
+                _, refused = self._create(pdfs[i:i + WRITE_BATCH])
+                if refused:
+                    raise ZoteroError(f"Zotero web API refused a PDF link: {refused}")
+        except ZoteroError as exc:
+            if not created:
+                raise
+            raise PartlySaved(f"{exc}; {len(created)} of {len(papers)} papers were added "
+                              "first", [p.id for _, p in created]) from None
         where = f"collection {collection}" if collection else "the library root"
         return f"{self.label}, {where}"
 
-    def _create(self, objects: list[dict[str, Any]]) -> dict[int, str]:
+    def _create(self, objects: list[dict[str, Any]]) -> tuple[dict[int, str], str]:
+        """Create `objects`: (their keys by position, why the first refused one was refused,
+        or "")."""
         for _ in range(WRITE_ATTEMPTS):
             body = self._call(lambda: self.zot.create_items(objects))
             if self._status() != 429:
@@ -153,14 +166,14 @@ class WebLibrary:
         else:
             raise ZoteroError("Zotero web API: HTTP 429: too many requests; try again later")
         body = body if isinstance(body, dict) else {}
-        failed = body.get("failed") or {}
-        if failed:
-            first = next(iter(failed.values()))
-            msg = first.get("message", "") if isinstance(first, dict) else str(first)
-            raise ZoteroError(f"Zotero web API refused {len(failed)} of {len(objects)} "
-                              f"items: {msg}")
         ok = body.get("success") or {}
-        return {int(n): str(k) for n, k in ok.items()}
+        keys = {int(n): str(k) for n, k in ok.items()}
+        failed = body.get("failed") or {}
+        if not failed:
+            return keys, ""
+        first = next(iter(failed.values()))
+        return keys, (first.get("message", "") if isinstance(first, dict) else str(first)) \
+            or "no reason given"
 
 
 def web_item(paper: Paper, collection_key: str | None) -> dict[str, Any]:
