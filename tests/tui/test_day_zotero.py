@@ -72,3 +72,26 @@ async def test_z_again_on_a_paper_sent_before_sends_nothing_and_says_so(
     finally:
         fake.close()
     assert [i["url"] for i in fake.items] == urls
+
+
+async def test_z_stopped_part_way_says_so_and_z_again_does_not_duplicate(
+        make_session, make_app, probe, size, until, monkeypatch: pytest.MonkeyPatch):
+    fake = FakeZoteroConnector()
+    fake.session_down = True  # saved, but not moved into the collection
+    monkeypatch.setenv("PAPERTERM_ZOTERO_CONNECTOR_URL", fake.url)
+    app = make_app(make_session(config=Config(zotero=ZoteroConfig(collection="MoE"))))
+    try:
+        async with app.run_test(size=size) as pilot:
+            p = probe(app)
+            await pilot.press("x", "Z")
+            await until(pilot, lambda: p.said("Zotero stopped part-way: Zotero connector "
+                                              "updateSession: HTTP 500"))
+            assert not p.said("Not sent to Zotero")
+            assert p.shown[0].marked
+            fake.session_down = False
+            await pilot.press("Z")
+            await until(pilot, lambda: p.said("Nothing sent to Zotero (desktop): the paper "
+                                              "was sent there before"))
+    finally:
+        fake.close()
+    assert len(fake.items) == 1

@@ -23,7 +23,7 @@ def send_to_zotero(papers: Sequence[Paper], cfg: ZoteroConfig,
     """Send `papers` where `[zotero]` says, but those sent there before (recorded in the
     database at `db_path`); never raises (a failure is the outcome)."""
     from paperterm.store import Store
-    from paperterm.zotero import ZoteroError, send_new_papers
+    from paperterm.zotero import PartlySaved, ZoteroError, send_new_papers
 
     store = None
     if db_path is not None:
@@ -31,6 +31,8 @@ def send_to_zotero(papers: Sequence[Paper], cfg: ZoteroConfig,
             store = Store.open(db_path)
     try:
         sent = send_new_papers(papers, cfg, store)
+    except PartlySaved as exc:  # the marks stay: `Z` again sends the rest
+        return ZoteroOutcome(f"Zotero stopped part-way: {exc}", error=True)
     except ZoteroError as exc:
         return ZoteroOutcome(f"Not sent to Zotero: {exc}", error=True)
     except Exception as exc:  # a worker must not die with a traceback on screen
