@@ -8,11 +8,11 @@ import shlex
 import shutil
 import subprocess
 import sys
-import time
-import uuid
+from functools import partial
 from pathlib import Path
 
 import pytest
+from support.tmux import Pane
 
 from paperterm.cli.completion_spec import command_specs
 from paperterm.cli.parser import build_parser
@@ -114,28 +114,10 @@ def test_fish_completes_commands_flags_and_topics(cli, tmp_path, shell_env):
                     reason="zsh or tmux is not installed")
 def test_zsh_completes_in_a_real_terminal(cli, tmp_path, shell_env):
     path = script(cli, "zsh", tmp_path)
-    name = f"pt-{uuid.uuid4().hex[:8]}"
     exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in shell_env.items()
                        if k.startswith("PAPERTERM_") or k in ("PATH", "HOME"))
-    subprocess.run(["tmux", "new-session", "-d", "-s", name, "-x", "140", "-y", "40",
-                    f"env -u COLUMNS -u LINES {exports} TERM=xterm-256color zsh -f"],
-                   check=True)
-
-    def screen() -> str:
-        return subprocess.run(["tmux", "capture-pane", "-p", "-t", name], capture_output=True,
-                              text=True, check=True).stdout
-
-    def wait(cond, seconds: float = 30.0) -> str:
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            text = screen()
-            if cond(text):
-                return text
-            time.sleep(0.2)
-        raise AssertionError(f"screen never matched:\n{screen()}")
-
-    def keys(*k: str) -> None:
-        subprocess.run(["tmux", "send-keys", "-t", name, *k], check=True)
+    pane = Pane(f"env -u COLUMNS -u LINES {exports} TERM=xterm-256color zsh -f", 140, 40)
+    keys, wait = pane.keys, partial(pane.wait, seconds=30.0, every=0.2)
 
     try:
         keys(f"autoload -U compinit && compinit -u && source {path} && echo READY", "Enter")
@@ -151,7 +133,7 @@ def test_zsh_completes_in_a_real_terminal(cli, tmp_path, shell_env):
         text = wait(lambda s: "csl-json" in s and "csv" in s)
         assert "bibtex" not in text
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
+        pane.close()
 
 
 def test_no_shell_is_one_clear_line(cli):

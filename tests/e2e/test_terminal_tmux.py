@@ -6,14 +6,12 @@ from __future__ import annotations
 import os
 import shlex
 import shutil
-import subprocess
 import sys
 import time
-import uuid
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from support.tmux import Pane
 
 ROOT = Path(__file__).resolve().parents[2]
 FEED = ROOT / "examples" / "arxiv-2026-02-25.xml"
@@ -22,36 +20,15 @@ COLS, ROWS = 140, 40
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
 
-class Terminal:
+class Terminal(Pane):
     def __init__(self, command: str, env: dict[str, str], cols: int = COLS,
                  rows: int = ROWS) -> None:
-        self.name = f"pt-{uuid.uuid4().hex[:8]}"
         exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
         # COLUMNS/LINES, if the tmux server inherited them, would override the pane's real
         # size for the program (Python's shutil.get_terminal_size reads them first)
         script = (f"cd {shlex.quote(str(ROOT))} && env -u COLUMNS -u LINES {exports} {command}; "
                   "echo EXIT=$?; sleep 30")
-        subprocess.run(["tmux", "new-session", "-d", "-s", self.name, "-x", str(cols),
-                        "-y", str(rows), "bash", "-c", script], check=True)
-
-    def screen(self) -> str:
-        return subprocess.run(["tmux", "capture-pane", "-p", "-t", self.name],
-                              capture_output=True, text=True, check=True).stdout
-
-    def keys(self, *keys: str) -> None:
-        subprocess.run(["tmux", "send-keys", "-t", self.name, *keys], check=True)
-
-    def wait(self, condition: Callable[[str], bool], seconds: float = 20.0) -> str:
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            text = self.screen()
-            if condition(text):
-                return text
-            time.sleep(0.1)
-        raise AssertionError(f"screen never matched; last screen:\n{self.screen()}")
-
-    def close(self) -> None:
-        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
+        super().__init__(f"bash -c {shlex.quote(script)}", cols, rows)
 
 
 def reader_env(tmp_path: Path) -> dict[str, str]:
