@@ -250,3 +250,40 @@ async def test_a_day_loaded_in_the_background_says_what_it_is(make_session, make
         await until(pilot, lambda: p.said("arXiv is unreachable"))
         assert p.said("showing the bundled sample day")
         assert ("warning" in [sev for m, sev in app.said if "unreachable" in m])
+
+
+async def test_the_first_frame_drawn_is_kept(make_session, make_app, size):
+    """The day screen was pushed from the app's on_mount: its first full frame was rendered
+    inside Textual's start-up batch and thrown away, a twelfth of the time to first paint."""
+    frames: list[tuple[int, bool]] = []
+
+    class Recording(make_app):  # type: ignore[misc, valid-type]
+        def _display(self, screen, renderable) -> None:  # type: ignore[no-untyped-def]
+            frames.append((self._batch_count, renderable is not None))
+            super()._display(screen, renderable)
+
+    app = Recording(make_session())
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+    drawn = [batched for batched, has_frame in frames if has_frame]
+    assert drawn and drawn[0] == 0, frames  # the first frame rendered is not batched away
+
+
+def test_keys_typed_during_start_up_reach_the_list_and_the_search_box(make_session, make_app,
+                                                                     size):
+    """`/` and a word typed the moment the reader starts. The day screen being the default
+    screen, the app reads keys once its own start-up is done, which can be before the day
+    screen's (it hides the search box and focuses the list): `/` opened the box, the screen
+    hid it again, and `mallory` ran list keys instead (m: a "similar papers" screen)."""
+    app = make_app(make_session())
+    seen: dict[str, object] = {}
+
+    async def type_at_once(pilot) -> None:  # type: ignore[no-untyped-def]
+        await pilot.press("slash", *"mallory")
+        await pilot.pause()
+        seen["top"] = type(app.screen).__name__
+        seen["search"] = app.screen.query_one("#search").value
+        app.exit()
+
+    app.run(headless=True, size=size, auto_pilot=type_at_once)
+    assert seen == {"top": "DayScreen", "search": "mallory"}

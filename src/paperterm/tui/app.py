@@ -1,8 +1,8 @@
 """The reader: `run_tui(session)` shows one loaded day, scored against a topic.
 
 `PapertermApp` keeps what is app-wide (colour themes, the key map, the SQLite store's
-lifetime, notices) and hosts the screens: the day view (`screens.day.DayScreen`), pushed on
-mount, and the dialogs it opens.
+lifetime, notices) and hosts the screens: the day view (`screens.day.DayScreen`), the
+default screen (composed with the app; another day replaces it), and the dialogs it opens.
 
 Start-up is kept light: the scoring engine (and litellm, which it imports lazily) is only
 imported by the worker thread that runs an LLM scoring pass, after the list is on screen.
@@ -13,14 +13,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual import events
 from textual.app import App
 from textual.command import CommandListItem, SimpleProvider
 from textual.message_pump import MessagePump
+from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES, ThemeProvider
 from textual.widgets import Input
 
@@ -98,11 +100,19 @@ class PapertermApp(DayLoading, App[int]):
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return score_defaults(self.current_theme)
 
+    def get_default_screen(self) -> DayScreen:
+        """The day's screen is the bottom of the stack, composed with the app: pushed from
+        `on_mount` instead, its first frame was drawn inside Textual's start-up batch and
+        thrown away (a twelfth of the time to the first paint)."""
+        self._open_store()
+        screen = DayScreen(self.session, autoscore=self.autoscore)
+        # as `push_screen` leaves it: `switch_screen` (another day) pops this callback
+        screen._push_result_callback(self, None)
+        return screen
+
     def on_mount(self) -> None:
         if self.keymap:
             self.set_keymap(self.keymap)
-        self._open_store()
-        self.push_screen(DayScreen(self.session, autoscore=self.autoscore))
         if self.session.pending is not None:
             if self.session.day.source != "loading":  # the cached day shows meanwhile
                 from paperterm.sources.loader import loading_label
@@ -217,6 +227,7 @@ class PapertermApp(DayLoading, App[int]):
             return
         if not self.screen_stack:  # shutting down
             return
+        await self._until_mounted(self.screen)
         target = self.focused or self.screen
         await super().on_event(event)
         await self._handled_by(target)
@@ -231,6 +242,14 @@ class PapertermApp(DayLoading, App[int]):
         if target.is_running and target.call_next(done.set) is not False:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(done.wait(), self.KEY_ORDER_TIMEOUT)
+
+    async def _until_mounted(self, screen: Screen[Any]) -> None:
+        """Keys typed during start-up wait for the day screen's `on_mount` (it hides the
+        search box and focuses the list): the app reads keys as soon as its own start-up is
+        done, which, the day screen being the default screen, can come first."""
+        deadline = time.monotonic() + self.KEY_ORDER_TIMEOUT * 10
+        while not screen.is_mounted and time.monotonic() < deadline:
+            await asyncio.sleep(0.005)
 
     def _quit_key_quits(self) -> bool:
         """The quit key quits on every screen unless a text box has the focus."""
