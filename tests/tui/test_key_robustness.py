@@ -91,6 +91,43 @@ async def test_a_palette_closing_before_its_search_starts(make_session, make_app
     assert app.return_code in (None, 0)
 
 
+async def test_a_palette_closed_before_it_opened(make_session, make_app, probe, size):
+    """ctrl+p, then a day loaded in the background (or `]`) pops what is on top before the
+    palette has mounted: its set-up took the screen under it from a stack that no longer held
+    it, an IndexError that ended the app (two mashing runs on CI)."""
+    app = make_app(make_session())
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        app.action_command_palette()
+        app.pop_screen()  # what the day switch does to any screen above the day
+        await pilot.pause(0.3)
+        assert app.screen is probe(app).day
+        await pilot.press("ctrl+p")  # and the palette still opens afterwards
+        await pilot.pause(0.3)
+        assert type(app.screen).__name__ == "SafeCommandPalette"
+    assert app.return_code in (None, 0)
+
+
+async def test_a_second_close_never_closes_the_day(make_session, make_app, probe, size):
+    """Two closes of a dialog queued at once: the second popped the day itself (a blank
+    screen under the old layout; nothing left to show, and an error, with the day as the only
+    screen)."""
+    from paperterm.tui.help import HelpScreen
+
+    app = make_app(make_session())
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        app.push_screen(HelpScreen({}))
+        await pilot.pause()
+        app.pop_screen()
+        app.pop_screen()
+        await pilot.pause(0.2)
+        assert app.screen is probe(app).day and len(app.screen_stack) == 1
+        await pilot.press("j")
+        assert probe(app).table.cursor == 1
+    assert app.return_code in (None, 0)
+
+
 def _bound_keys() -> list[str]:
     keys = [k for spec in ALL_KEYS for k in spec.keys.split(",") if k not in ("q",)]
     return [*keys, "escape", "tab", "ctrl+p", "enter", "a", "1"]

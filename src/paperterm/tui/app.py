@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual import events
 from textual.app import App
+from textual.await_complete import AwaitComplete
 from textual.command import CommandListItem, SimpleProvider
 from textual.message_pump import MessagePump
 from textual.screen import Screen
@@ -109,6 +110,13 @@ class PapertermApp(DayLoading, App[int]):
         # as `push_screen` leaves it: `switch_screen` (another day) pops this callback
         screen._push_result_callback(self, None)
         return screen
+
+    def pop_screen(self) -> AwaitComplete:
+        """Close the screen on top, never the day itself: a second close queued behind the
+        first (keys typed fast) pops nothing."""
+        if len(self.screen_stack) <= 1:
+            return AwaitComplete.nothing()
+        return super().pop_screen()
 
     def on_mount(self) -> None:
         if self.keymap:

@@ -1,7 +1,8 @@
 """The command palette, hardened against keys typed faster than it opens and closes: a
 paging key that arrives before the list is laid out (ctrl+p then PageDown at once), or a
 second esc or enter queued behind the one that closed it, is ignored instead of raising inside
-Textual or closing the screen underneath."""
+Textual or closing the screen underneath; so is a palette closed before it opened (a day
+arriving in the background replaces whatever is on top)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from textual import work
 from textual.await_complete import AwaitComplete
 from textual.command import CommandPalette
 from textual.css.query import NoMatches
+from textual.events import Mount
 
 
 class SafeCommandPalette(CommandPalette):
@@ -20,6 +22,12 @@ class SafeCommandPalette(CommandPalette):
         if not self.is_active:
             return False
         return super().check_action(action, parameters)
+
+    def _on_mount(self, event: Mount) -> None:
+        # popped before it mounted: Textual's set-up would take the screen under it from a
+        # stack that no longer holds this palette (IndexError when the day is the only one)
+        if self not in self.app.screen_stack:
+            event.prevent_default()
 
     def _action_command_list(self, action: str) -> None:
         # the list not laid out yet, or already closing: nothing to page through
