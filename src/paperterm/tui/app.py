@@ -102,9 +102,10 @@ class PapertermApp(DayLoading, App[int]):
         return score_defaults(self.current_theme)
 
     def get_default_screen(self) -> DayScreen:
-        """The day's screen is the bottom of the stack, composed with the app: pushed from
+        """The day's screen, the bottom of the stack, composed with the app (pushed from
         `on_mount` instead, its first frame was drawn inside Textual's start-up batch and
-        thrown away (a twelfth of the time to the first paint)."""
+        thrown away: a twelfth of the time to the first paint). Opens the store it reads
+        its marks from."""
         self._open_store()
         screen = DayScreen(self.session, autoscore=self.autoscore)
         # as `push_screen` leaves it: `switch_screen` (another day) pops this callback
