@@ -26,13 +26,26 @@ class Session:
     unicode_bib: bool = False
     theme: str | None = None  # --theme, else config.theme
     notices: list[str] = field(default_factory=list)  # shown once at start (one line each)
-    store: Store | None = None  # open for headless commands; the reader opens its own
+    # open for headless commands (the reader closes it and opens its own); a stand-in that
+    # keeps nothing when none was given
+    store: Store = field(default_factory=lambda: _no_store())
     pending: LoadRequest | None = None  # the reader loads this in the background (day empty)
     request: LoadRequest | None = None  # what the day was loaded from (R re-fetches it)
     categories_fixed: bool = False  # --categories given: a topic switch keeps them
 
+    def open_store(self) -> Store:
+        """A new Store on this session's database, for the calling thread: the
+        `StoreFactory` handed to workers (SQLite connections stay in their thread)."""
+        from paperterm.store import Store
+
+        return Store.open(self.db_path)
+
     def close(self) -> None:
-        """Close the store, if open (idempotent)."""
-        if self.store is not None:
-            self.store.close()
-            self.store = None
+        """Close the store (idempotent)."""
+        self.store.close()
+
+
+def _no_store() -> Store:
+    from paperterm.store import Store
+
+    return Store.unavailable("no database was opened for this session")

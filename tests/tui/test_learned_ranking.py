@@ -15,7 +15,7 @@ async def test_blend_after_first_paint_then_star_and_not_interested(
 
     session = make_session()
     store = Store.open(session.db_path)  # the day is cached, as the loader leaves it
-    store.save_day("cs.LG+cs.AI", session.day.day, example_papers, source="rss")
+    store.papers.save_day("cs.LG+cs.AI", session.day.day, example_papers, source="rss")
     store.close()
     app = make_app(session)
     async with app.run_test(size=size) as pilot:
@@ -38,9 +38,9 @@ async def test_blend_after_first_paint_then_star_and_not_interested(
         await pilot.press("d")
         assert p.said("Not interested (moe)")
         await until(pilot, lambda: other.fine < liked, seconds=30)
-        assert app.store is not None and other.id in app.store.dismissed_ids("moe")
+        assert other.id in app.store.marks.dismissed_ids("moe")
         p.table.move_to_id(other.id)
         await pilot.press("d")
         assert p.said("Interested again (moe)")
         await until(pilot, lambda: other.fine == pytest.approx(liked), seconds=30)
-        assert other.id not in app.store.dismissed_ids("moe")
+        assert other.id not in app.store.marks.dismissed_ids("moe")

@@ -12,11 +12,11 @@ from paperterm.tui.screens.library import LibraryScreen, NoteEditor
 
 def _older_day(db) -> None:  # type: ignore[no-untyped-def]
     store = Store.open(db)
-    store.save_day("cs.AI+cs.LG", date(2026, 2, 2), [
+    store.papers.save_day("cs.AI+cs.LG", date(2026, 2, 2), [
         Paper("2602.00001", 1, "Zebrafish larvae tracking with transformers", ("Ada Lovelace",),
-              "We track zebrafish larvae in video.", ("cs.CV",), "cs.CV"),
+                     "We track zebrafish larvae in video.", ("cs.CV",), "cs.CV"),
         Paper("2602.00002", 1, "Tracking zebrafish schools", ("Alan Turing",),
-              "Zebrafish larvae schools, tracked.", ("cs.CV",), "cs.CV"),
+                     "Zebrafish larvae schools, tracked.", ("cs.CV",), "cs.CV"),
     ], source="rss")
     store.close()
 
@@ -37,7 +37,7 @@ async def test_search_screen_finds_papers_of_other_days_and_stars_them(
         detail = str(screen.query_one("#library-detail").render())
         assert "Ada Lovelace" in detail and "zebrafish" in detail
         await pilot.press("enter", "asterisk")  # focus the results, star the first
-        assert app.store is not None and "2602.00001" in app.store.starred_ids()
+        assert "2602.00001" in app.store.marks.starred_ids()
         await pilot.press("escape")
         assert not isinstance(app.screen, LibraryScreen)
         await pilot.press("L")  # the Starred view: every day
@@ -54,7 +54,7 @@ async def test_note_editor_saves_note_and_tags_that_search_then_finds(
         make_session, make_app, size, until):
     session = make_session()
     store = Store.open(session.db_path)  # the loader caches the day it shows
-    store.save_day("cs.AI+cs.LG", session.day.day, session.day.papers, source="feed")
+    store.papers.save_day("cs.AI+cs.LG", session.day.day, session.day.papers, source="feed")
     store.close()
     app = make_app(session)
     async with app.run_test(size=size) as pilot:
@@ -65,8 +65,7 @@ async def test_note_editor_saves_note_and_tags_that_search_then_finds(
         app.screen.query_one("#note-tags").value = "Reading Group"  # type: ignore[attr-defined]
         await pilot.press("ctrl+s")
         await until(pilot, lambda: not isinstance(app.screen, NoteEditor))
-        assert app.store is not None
-        assert app.store.note(pid) == "okapi idea\nsecond line"
-        assert app.store.tags([pid]) == {pid: ["reading-group"]}
+        assert app.store.marks.note(pid) == "okapi idea\nsecond line"
+        assert app.store.marks.tags([pid]) == {pid: ["reading-group"]}
         await pilot.press("F", *"okapi")
         await until(pilot, lambda: [h.paper.id for h in app.screen.hits] == [pid])

@@ -27,8 +27,8 @@ def store(tmp_path):
 
 
 def _hold(store: Store, owner: str) -> None:
-    store.claim([(p.id, 1) for p in PAPERS], topic_fp=KEY.topic_fp, model="m",
-                prompt_version=KEY.kind, owner=owner, ttl=600)
+    store.scores.claim([(p.id, 1) for p in PAPERS], topic_fp=KEY.topic_fp, model="m",
+                       prompt_version=KEY.kind, owner=owner, ttl=600)
 
 
 def test_claims_of_a_killed_process_end_at_once(store):

@@ -25,30 +25,30 @@ def _paper(pid: str) -> Paper:
 @pytest.fixture
 def store(isolated_home):
     s = Store.open(isolated_home.db)
-    s.save_day(FEED, date(2026, 2, 24), [_paper("2602.00024")], source="rss")
-    s.save_day(FEED, date(2026, 2, 26), [], source="api", fetched_for="api:2026-02-26")
-    s.save_day(FEED, date(2026, 2, 27), [_paper("2602.00027"), _paper("2602.00024")],
-               source="rss")
+    s.papers.save_day(FEED, date(2026, 2, 24), [_paper("2602.00024")], source="rss")
+    s.papers.save_day(FEED, date(2026, 2, 26), [], source="api", fetched_for="api:2026-02-26")
+    s.papers.save_day(FEED, date(2026, 2, 27), [_paper("2602.00027"), _paper("2602.00024")],
+                      source="rss")
     yield s
     s.close()
 
 
 def test_store_days_cached_empty_and_nearest(store):
     span = (date(2026, 2, 20), date(2026, 3, 3))
-    assert store.cached_days(FEED, *span) == {date(2026, 2, 24), date(2026, 2, 27)}
-    assert store.empty_days(FEED, *span) == {date(2026, 2, 26)}
-    assert store.nearest_cached_day(FEED, date(2026, 2, 27), -1) == date(2026, 2, 24)
-    assert store.nearest_cached_day(FEED, date(2026, 2, 24), 1) == date(2026, 2, 27)
-    assert store.nearest_cached_day(FEED, date(2026, 2, 24), -1) is None
-    assert store.cached_days("other", *span) == set()
+    assert store.papers.cached_days(FEED, *span) == {date(2026, 2, 24), date(2026, 2, 27)}
+    assert store.papers.empty_days(FEED, *span) == {date(2026, 2, 26)}
+    assert store.papers.nearest_cached_day(FEED, date(2026, 2, 27), -1) == date(2026, 2, 24)
+    assert store.papers.nearest_cached_day(FEED, date(2026, 2, 24), 1) == date(2026, 2, 27)
+    assert store.papers.nearest_cached_day(FEED, date(2026, 2, 24), -1) is None
+    assert store.papers.cached_days("other", *span) == set()
 
 
 def test_announced_since_keeps_each_paper_on_its_first_day(store):
-    found = [(p.id, d) for p, d in store.announced_since(date(2026, 2, 25))]
+    found = [(p.id, d) for p, d in store.papers.announced_since(date(2026, 2, 25))]
     assert found == [("2602.00027", "2026-02-27")]  # 2602.00024 was first announced 02-24
-    both = [(p.id, d) for p, d in store.announced_since(date(2026, 2, 1))]
+    both = [(p.id, d) for p, d in store.papers.announced_since(date(2026, 2, 1))]
     assert both == [("2602.00027", "2026-02-27"), ("2602.00024", "2026-02-24")]
-    until = store.announced_since(date(2026, 2, 1), date(2026, 2, 25))
+    until = store.papers.announced_since(date(2026, 2, 1), date(2026, 2, 25))
     assert [p.id for p, _ in until] == ["2602.00024"]
 
 

@@ -107,7 +107,7 @@ def test_embeddings_by_id_for_cached_papers_and_one_cache_key(store, day):
     from paperterm.scoring.blend_cache import EMBEDDING_MODEL
 
     assert EMBEDDING_MODEL == semantic.MODEL_KEY  # blended scores are keyed by the model
-    store.save_day("cs.LG+cs.AI", None, day[:5], source="test")
+    store.papers.save_day("cs.LG+cs.AI", None, day[:5], source="test")
     vectors = semantic.embeddings_by_id(store, [day[0].id, day[1].id, "2401.99999"])
     assert set(vectors) == {day[0].id, day[1].id}
     assert np.allclose(vectors[day[0].id], semantic.paper_embeddings(None, day[:1])[0])

@@ -77,7 +77,7 @@ def run(opts: Options) -> int:
     store = open_store([])
     try:
         for source, positives in sources:
-            total, new = store.replace_positives(source, positives)
+            total, new = store.library.replace_positives(source, positives)
             print(f"{source}: {total} arXiv paper{'s' * (total != 1)} recorded as "
                   f"positives ({new} new)", file=sys.stderr)
     finally:

@@ -17,13 +17,13 @@ def run(opts: Options) -> int:
     for notice in notices:
         print(f"note: {notice}", file=sys.stderr)
     try:
-        paper = cached_by_ids(store, opts.ids)[0]
+        paper = cached_by_ids(store.library, opts.ids)[0]
         if body is not None:
-            store.set_note(paper.id, body)
+            store.marks.set_note(paper.id, body)
         if opts.tag_list is not None:
-            store.set_tags(paper.id, opts.tag_list.split(","))
-        note = store.note(paper.id)
-        tags = store.tags([paper.id]).get(paper.id, [])
+            store.marks.set_tags(paper.id, opts.tag_list.split(","))
+        note = store.marks.note(paper.id)
+        tags = store.marks.tags([paper.id]).get(paper.id, [])
     finally:
         store.close()
     print(f"{paper.id}  {paper.title}")

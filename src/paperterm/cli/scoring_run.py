@@ -53,7 +53,7 @@ def score_day(s: Session, *, progress: bool, out: TextIO | None = None,
 
     try:
         day = s.day.day.isoformat() if s.day.day else None
-        summary = scoring.run_scoring(papers, s.topic, s.settings, db_path=s.db_path,
+        summary = scoring.run_scoring(papers, s.topic, s.settings, open_store=s.open_store,
                                       on_scores=on_scores, day=day, fresh=fresh)
     except scoring.ScoringError as exc:
         raise UserError(f"scoring stopped: {exc}", EXIT_AUTH) from None

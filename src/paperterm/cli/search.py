@@ -40,8 +40,8 @@ def run(opts: Options) -> int:
         print(f"note: {notice}", file=sys.stderr)
     try:
         sel = Selection(starred=opts.starred, tag=opts.tag, since=opts.since)
-        hits = store.search(query, limit=opts.limit, sel=sel)
-        starred = store.starred_ids() if hits else set()
+        hits = store.library.search(query, limit=opts.limit, sel=sel)
+        starred = store.marks.starred_ids() if hits else set()
     finally:
         store.close()
     if opts.json:

@@ -51,7 +51,7 @@ def with_follows(topic: Topic, config: Config, store: Store) -> Topic:
     from paperterm.follows import following
 
     try:
-        in_reader = store.followed_authors()
+        in_reader = store.marks.followed_authors()
     except Exception:  # an unreadable table only loses the reader's follows this time
         in_reader = []
     return following(topic, config.follow, in_reader)

@@ -16,11 +16,11 @@ def run(opts: Options) -> int:
     for notice in notices:
         print(f"note: {notice}", file=sys.stderr)
     try:
-        papers = cached_by_ids(store, opts.ids)
+        papers = cached_by_ids(store.library, opts.ids)
         starred = opts.command == "star"
         with store.transaction():
             for p in papers:
-                store.set_starred(p.id, starred)
+                store.marks.set_starred(p.id, starred)
     finally:
         store.close()
     verb = "starred" if starred else "unstarred"

@@ -38,7 +38,7 @@ def training_examples(store: Store | None, topic: Topic) -> list[Example]:
     if store is None:
         return []
     with contextlib.suppress(Exception):
-        return store.training_examples(topic.name)
+        return store.marks.training_examples(topic.name)
     return []
 
 
@@ -49,8 +49,8 @@ def cached_blend(store: Store | None, day_key: str, papers: Sequence[Paper], top
         return None
     rows = None
     with contextlib.suppress(Exception):
-        rows = store.local_scores(day_key, local_key(topic), scorer_version(examples),
-                                  local.papers_fingerprint(papers))
+        rows = store.scores.local_scores(day_key, local_key(topic), scorer_version(examples),
+                                         local.papers_fingerprint(papers))
     if rows is None:
         return None
     return [Score(i, v, r, None, why, "scored", fine=f) for i, v, r, why, f in rows]
@@ -61,7 +61,7 @@ def save_blend(store: Store | None, day_key: str, papers: Sequence[Paper], topic
     if store is None:
         return
     with contextlib.suppress(Exception):  # not cached: computed again next time
-        store.save_local_scores(day_key, local_key(topic), scorer_version(examples),
-                                local.papers_fingerprint(papers),
-                                [(s.paper_id, s.version, s.relevance or 1, s.reason,
-                                  s.fine or 0.0) for s in scores])
+        store.scores.save_local_scores(day_key, local_key(topic), scorer_version(examples),
+                                       local.papers_fingerprint(papers),
+                                       [(s.paper_id, s.version, s.relevance or 1, s.reason,
+                                         s.fine or 0.0) for s in scores])

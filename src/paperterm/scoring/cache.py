@@ -27,8 +27,8 @@ def cached_results(store: Store, task: Task[R], papers: Sequence[Paper],
     by_id = {p.id: p for p in papers}
     key = task.key
     out: dict[str, R] = {}
-    for row in store.score_rows(list(by_id), topic_fp=key.topic_fp, model=model,
-                                prompt_version=key.kind):
+    for row in store.scores.score_rows(list(by_id), topic_fp=key.topic_fp, model=model,
+                                       prompt_version=key.kind):
         paper = by_id[row.paper_id]
         if row.version != (paper.version or 0):
             continue
@@ -43,8 +43,8 @@ def earlier_totals(store: Store, task: Task[R], papers: Sequence[Paper],
     """(prompt tokens, completion tokens, dollars) of the requests that produced the cached
     results of these papers; dollars None when any of those requests had an unknown price."""
     key = task.key
-    return store.request_totals([p.id for p in papers], topic_fp=key.topic_fp, model=model,
-                                prompt_version=key.kind)
+    return store.scores.request_totals([p.id for p in papers], topic_fp=key.topic_fp, model=model,
+                                       prompt_version=key.kind)
 
 
 def save_answer(store: Store, task: Task[R], *, model: str, n_papers: int,
@@ -53,10 +53,10 @@ def save_answer(store: Store, task: Task[R], *, model: str, n_papers: int,
     """Record one answered request (paid for announcement `day`) and the results it gave,
     in one transaction."""
     key = task.key
-    return store.save_scores(rows, topic_fp=key.topic_fp, model=model,
-                             prompt_version=key.kind, n_papers=n_papers,
-                             prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
-                             cost=cost, day=day)
+    return store.scores.save_scores(rows, topic_fp=key.topic_fp, model=model,
+                                    prompt_version=key.kind, n_papers=n_papers,
+                                    prompt_tokens=prompt_tokens,
+                                    completion_tokens=completion_tokens, cost=cost, day=day)
 
 
 # -- the scoring task's cache, as the TUI and the CLI use it ---------------------------------

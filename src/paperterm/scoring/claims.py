@@ -54,10 +54,10 @@ class Claims:
     def take(self, papers: Sequence[Paper]) -> tuple[list[Paper], list[Paper]]:
         """(papers now ours, papers another process is asking about)."""
         try:
-            mine = self.store.claim([(p.id, p.version or 0) for p in papers],
-                                    topic_fp=self.topic_fp, model=self.model,
-                                    prompt_version=self.kind, owner=self.owner, ttl=self.ttl,
-                                    owner_gone=owner_gone)
+            mine = self.store.scores.claim([(p.id, p.version or 0) for p in papers],
+                                           topic_fp=self.topic_fp, model=self.model,
+                                           prompt_version=self.kind, owner=self.owner, ttl=self.ttl,
+                                           owner_gone=owner_gone)
         except Exception:  # locked or read-only store: never a reason not to score
             return list(papers), []
         return [p for p in papers if p.id in mine], [p for p in papers if p.id not in mine]
@@ -67,5 +67,5 @@ class Claims:
         if papers is not None and not papers:
             return
         with contextlib.suppress(Exception):  # else they expire on their own
-            self.store.release([p.id for p in papers or ()], topic_fp=self.topic_fp,
-                               model=self.model, prompt_version=self.kind, owner=self.owner)
+            self.store.scores.release([p.id for p in papers or ()], topic_fp=self.topic_fp,
+                                      model=self.model, prompt_version=self.kind, owner=self.owner)

@@ -75,7 +75,7 @@ class Engine(Generic[R]):
         self.day = day or date.today().isoformat()  # the announcement day paid for
         self.budget = Budget(settings.budget)
         if settings.budget_period == "day" and self.budget.limited:
-            self.budget.spent = store.spent_on(self.day)  # earlier runs of the day count
+            self.budget.spent = store.scores.spent_on(self.day)  # earlier runs of the day count
         self.slot_key = (settings.model, settings.api_base)
         self.claims = Claims(store, task.key, settings.model, ttl=max(120.0, 6 * settings.timeout))
         self.waiting: list[Paper] = []  # another process is asking about these

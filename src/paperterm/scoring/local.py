@@ -286,7 +286,7 @@ def cached_local_scores(store: Store | None, day_key: str, papers: Sequence[Pape
     fp = papers_fingerprint(papers)
     if store is not None:
         try:
-            rows = store.local_scores(day_key, local_key(topic), SCORER_VERSION, fp)
+            rows = store.scores.local_scores(day_key, local_key(topic), SCORER_VERSION, fp)
         except Exception:  # an unreadable cache is only a slower start
             rows = None
         if rows is not None:
@@ -296,7 +296,7 @@ def cached_local_scores(store: Store | None, day_key: str, papers: Sequence[Pape
     scores = local_scores(papers, topic)
     if store is not None:
         with contextlib.suppress(Exception):
-            store.save_local_scores(day_key, local_key(topic), SCORER_VERSION, fp,
-                                    [(s.paper_id, s.version, s.relevance or 1, s.reason,
-                                      s.fine or 0.0) for s in scores])
+            store.scores.save_local_scores(day_key, local_key(topic), SCORER_VERSION, fp,
+                                           [(s.paper_id, s.version, s.relevance or 1, s.reason,
+                                             s.fine or 0.0) for s in scores])
     return scores

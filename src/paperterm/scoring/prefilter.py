@@ -154,11 +154,11 @@ def similar_to(papers: Sequence[Paper], positives: Sequence[Positive]) -> dict[s
 
 def stored_positives(store: Store) -> list[Positive]:
     """The papers the user starred or saved, and those recorded by `paperterm learn`."""
-    liked = store.liked_ids()[:MAX_POSITIVES]
-    cached = store.cached_papers(liked)
+    liked = store.library.liked_ids()[:MAX_POSITIVES]
+    cached = store.library.cached_papers(liked)
     out = {pid: Positive(pid, cached[pid].title, cached[pid].abstract)
            for pid in liked if pid in cached}
-    for q in store.positives():
+    for q in store.library.positives():
         out.setdefault(q.id, Positive(q.id, q.title, q.abstract))
     return [q for q in out.values() if q.title or q.text][:MAX_POSITIVES]
 

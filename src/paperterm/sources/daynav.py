@@ -58,7 +58,7 @@ def neighbour(store: Store, feed: str, day: date, step: int, today: date, *,
         return Target(None, notice=f"{day.isoformat()} is the latest announcement (today is "
                       f"{today.isoformat()})")
     if offline:
-        found = store.nearest_cached_day(feed, day, step)
+        found = store.papers.nearest_cached_day(feed, day, step)
         if found is None or found > today:
             return Target(None, notice=f"Offline: no cached announcement {where} "
                           f"{day.isoformat()}")
@@ -66,8 +66,8 @@ def neighbour(store: Store, feed: str, day: date, step: int, today: date, *,
         between = [d for d in weekdays(lo, hi) if d not in (lo, hi)]
         return Target(found, True, _skipped(between, "not cached; offline"))
     lo, hi = sorted((day + timedelta(days=step * LOOKAHEAD), day))
-    cached = store.cached_days(feed, lo, hi)
-    empty = store.empty_days(feed, lo, hi)
+    cached = store.papers.cached_days(feed, lo, hi)
+    empty = store.papers.empty_days(feed, lo, hi)
     holidays: list[date] = []
     d = day
     for _ in range(LOOKAHEAD):
@@ -118,8 +118,8 @@ def missing_days(store: Store, feed: str, since: date, today: date) -> list[date
     empty, oldest first. Today counts once fetched today (arXiv may not have announced)."""
     if since > today:
         return []
-    cached = store.cached_days(feed, since, today)
-    empty = store.empty_days(feed, since, today)
-    if store.fetch_record(feed, today) is not None:
+    cached = store.papers.cached_days(feed, since, today)
+    empty = store.papers.empty_days(feed, since, today)
+    if store.papers.fetch_record(feed, today) is not None:
         empty.add(today)
     return [d for d in weekdays(since, today) if d not in cached and d not in empty]

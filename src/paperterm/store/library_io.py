@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from paperterm.models import Paper
-from paperterm.store.db import Database
 from paperterm.store.fts import reindex
+from paperterm.store.library import LibraryQueries
 from paperterm.store.notes import clean_note, normal_tag
 from paperterm.store.papers import _paper_row
 
@@ -34,7 +34,9 @@ def _paper_record(p: Paper) -> dict[str, object]:
             "journal_ref": p.journal_ref, "comment": p.comment, "published": p.published}
 
 
-class LibraryIO(Database):
+class LibraryIO(LibraryQueries):
+    """The export and import of the user's library; reads papers through LibraryQueries."""
+
     def library_records(self) -> list[dict[str, object]]:
         """One record per paper the user did anything with, sorted by id."""
         c = self.conn
@@ -53,8 +55,8 @@ class LibraryIO(Database):
             at(r[0])["note"] = r[1]
         for r in c.execute("SELECT id, tag FROM tags ORDER BY tag"):
             at(r[0])["tags"].append(r[1])  # type: ignore[union-attr]
-        papers = self.cached_papers(list(rec))  # type: ignore[attr-defined]
-        days = self.paper_days(list(rec))  # type: ignore[attr-defined]
+        papers = self.cached_papers(list(rec))
+        days = self.paper_days(list(rec))
         for pid, r in rec.items():
             if pid in papers:
                 r["day"] = days.get(pid)

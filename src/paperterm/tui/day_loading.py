@@ -116,7 +116,7 @@ class DayLoading:
         req = self.session.pending
         assert req is not None
         try:
-            day = load_day_at(req, self.session.db_path)
+            day = load_day_at(req, self.session.open_store)
         except Exception as exc:
             with contextlib.suppress(Exception):
                 self.call_from_thread(self._load_failed, f"could not load the day: {exc}")

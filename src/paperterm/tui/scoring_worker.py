@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import threading
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 from textual.message_pump import MessagePump
@@ -19,13 +19,16 @@ from paperterm.models import Paper, Topic
 from paperterm.scoring.types import RunSummary, Score, ScoringSettings
 from paperterm.tui.messages import ScoresArrived, ScoringFailed, ScoringFinished, ScoringProgress
 
+if TYPE_CHECKING:
+    from paperterm.store import StoreFactory
+
 
 def score_in_thread(
     target: MessagePump,
     papers: list[Paper],
     topic: Topic,
     settings: ScoringSettings,
-    db_path: Path,
+    open_store: StoreFactory,
     cancel: threading.Event,
     day: str | None = None,
     prefilter_day: tuple[str, list[Paper]] | None = None,
@@ -58,11 +61,11 @@ def score_in_thread(
     extras = None
     try:
         if prefilter_day is not None and settings.prefilter:
-            papers, held, extras = _prefilter(papers, topic, settings, db_path,
+            papers, held, extras = _prefilter(papers, topic, settings, open_store,
                                               *prefilter_day)
             if held:
                 on_scores(held)
-        summary = run_scoring(papers, topic, settings, db_path=db_path,
+        summary = run_scoring(papers, topic, settings, open_store=open_store,
                               on_scores=on_scores, on_progress=on_progress, cancel=cancel,
                               day=day, fresh=fresh)
         if held:
@@ -80,23 +83,21 @@ def score_in_thread(
     post(ScoringFinished(worker, summary))
 
 
-def _prefilter(papers: list[Paper], topic: Topic, settings: ScoringSettings, db_path: Path,
+def _prefilter(papers: list[Paper], topic: Topic, settings: ScoringSettings,
+               open_store: StoreFactory,
                day_key: str, day: list[Paper],
                ) -> tuple[list[Paper], list[Score], str | None]:
     """Which of `papers` (not yet scored) `--prefilter` sends, judged against the whole day,
     the local scores of those it holds back, and what it sent beyond the top part."""
     from paperterm.scoring.prefilter import extras_notice, prefilter_day
-    from paperterm.store import Store
+    from paperterm.store import open_or_unavailable
 
-    try:
-        store: Store | None = Store.open(db_path)
-    except Exception:  # no cache: the split is made without stars and cached scores
-        store = None
+    # no cache: the split is made without stars and cached scores
+    store = open_or_unavailable(open_store)
     try:
         split = prefilter_day(store, day_key, day, topic, settings.prefilter, settings.model)
     finally:
-        if store is not None:
-            store.close()
+        store.close()
     todo = {p.id for p in papers}
     return ([p for p in split.send if p.id in todo],
             [s for s in split.held if s.paper_id in todo], extras_notice(split))

@@ -163,9 +163,7 @@ class DayScreen(LiveScoring, PaperActions, LibraryActions, SummaryActions, Triag
     def _load_marks(self) -> None:
         """Seen, starred and saved marks from the store."""
         store = self.reader.store
-        if store is None:
-            return
-        for pid, st in store.states(self.by_id).items():
+        for pid, st in store.marks.states(self.by_id).items():
             e = self.by_id.get(pid)
             if e is not None:
                 e.seen, e.starred, e.saved, e.bib_key = st.seen, st.starred, st.saved, st.bib_key

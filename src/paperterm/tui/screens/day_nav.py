@@ -102,7 +102,7 @@ class DayNavigation:
                            "date.", "warning")
                 return
             current = today + timedelta(days=1)
-        if store is None:
+        if not store.available:
             reader.say("No database: days cannot be looked up.", "error")
             return
         base = base_request(self.session)
@@ -124,11 +124,11 @@ class DayNavigation:
             reader.say(str(exc), "error")
             return
         base = base_request(self.session)
-        cached = store is not None and bool(store.cached_days(base.feed_key, day, day))
+        cached = bool(store.papers.cached_days(base.feed_key, day, day))
         if not cached and base.offline:
             reader.say(f"Offline: the {day.isoformat()} announcement is not cached.", "warning")
             return
-        if not cached and store is not None and store.empty_days(base.feed_key, day, day):
+        if not cached and store.papers.empty_days(base.feed_key, day, day):
             reader.say(f"arXiv announced nothing on {day.isoformat()} (a holiday).", "warning")
             return
         self.open_day(replace(base, date=None if day == today and not cached else day), notice)
@@ -144,7 +144,7 @@ class DayNavigation:
             reader.say("Already loading…", timeout=3)
             return
         store = reader.store
-        if store is not None and loader.loads_without_network(req, store):
+        if store.available and loader.loads_without_network(req, store):
             try:
                 day = loader.load_day(req, store)
             except (loader.LoadError, OSError) as exc:
@@ -163,7 +163,7 @@ class DayNavigation:
 
         reader = self.reader
         try:
-            day = load_day_at(req, self.session.db_path)
+            day = load_day_at(req, self.session.open_store)
         except Exception as exc:
             with contextlib.suppress(Exception):
                 reader.call_from_thread(self._failed, f"could not load the day: {exc}")

@@ -35,7 +35,7 @@ class EnrichActions:
         """Attach the cached enrichment to the entries; the Signal column shows if any."""
         from paperterm.enrich.signals import load_signals
 
-        for pid, sig in load_signals(store, list(self.by_id)).items():
+        for pid, sig in load_signals(store.enrichment, list(self.by_id)).items():
             self.by_id[pid].signals = sig
         self.table.with_signals = any(e.signals for e in self.entries)
         self.table.refresh_entries()
@@ -49,13 +49,12 @@ class EnrichActions:
 
     def _enrich_in_thread(self) -> None:
         from paperterm.enrich.run import enrich
-        from paperterm.store import Store
 
         req = self.session.request
         try:
-            store = Store.open(self.session.db_path)
+            store = self.session.open_store()
             try:
-                outcome = enrich(store, [e.paper for e in self.entries],
+                outcome = enrich(store.enrichment, [e.paper for e in self.entries],
                                  self.session.config.enrich, day=self.session.day.day,
                                  offline=bool(req is not None and req.offline))
             finally:
@@ -66,9 +65,7 @@ class EnrichActions:
         self.app.call_from_thread(self._enrich_done, problem)
 
     def _enrich_done(self, problem: str) -> None:
-        store = self.reader.store
-        if store is not None:
-            self.show_signals(store)
-            self._refilter()
+        self.show_signals(self.reader.store)
+        self._refilter()
         if problem:
             self.reader.say(f"Enrichment incomplete: {problem}", "warning", timeout=8)

@@ -40,7 +40,7 @@ class FollowActions:
         """`topic` following the config's authors and those followed in the reader."""
         store = self.reader.store
         try:
-            stored = store.followed_authors() if store is not None else []
+            stored = store.marks.followed_authors()
         except Exception:  # an unreadable table only loses the reader's follows
             stored = []
         return following(topic, self.session.config.follow, stored)
@@ -78,7 +78,7 @@ class FollowActions:
         """Follow (or unfollow) `author`: stored, marked, and the local ranking redone."""
         key = name_key(author)
         self.reader.write_store(f"following {author}",
-                                lambda store: store.set_followed(author, key, on))
+                                lambda store: store.marks.set_followed(author, key, on))
         base = self.session.config.follow
         if not on and any(name_key(n) == key for n in base):
             self.reader.say(f"{author} is followed in the config file (follow = [...]); "

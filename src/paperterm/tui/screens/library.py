@@ -88,23 +88,21 @@ class LibraryScreen(Screen[None]):
 
     def _find(self) -> list[SearchHit]:
         store = self.reader.store
-        if store is None:
-            return []
         topic_fp = self.reader.session.topic.fingerprint
         if self.mode == "starred":
             return [SearchHit(p, day, p.abstract[:300], 0.0)
-                    for p, day in store.library_papers(Selection(starred=True))]
+                    for p, day in store.library.library_papers(Selection(starred=True))]
         if self.mode == "similar" and self.paper_id:
             from paperterm.similar import similar_papers
 
             return similar_papers(store, self.paper_id, limit=LIMIT, topic_fp=topic_fp)
         query = self.query_one("#library-query", Input).value
-        return store.search(query, limit=LIMIT, topic_fp=topic_fp)
+        return store.library.search(query, limit=LIMIT, topic_fp=topic_fp)
 
     def refresh_results(self) -> None:
         self.hits = self._find()
         store = self.reader.store
-        self.starred = store.starred_ids() if store is not None else set()
+        self.starred = store.marks.starred_ids()
         results = self.query_one("#library-results", OptionList)
         results.clear_options()
         results.add_options([Option(self._row(h)) for h in self.hits])
@@ -133,8 +131,8 @@ class LibraryScreen(Screen[None]):
             return
         p = h.paper
         store = self.reader.store
-        note = store.note(p.id) if store is not None else ""
-        tags = store.tags([p.id]).get(p.id, []) if store is not None else []
+        note = store.marks.note(p.id)
+        tags = store.marks.tags([p.id]).get(p.id, [])
         out = Text()
         out.append(tex(p.title) + "\n", style="bold")
         out.append(", ".join(tex(a) for a in p.authors) + "\n")
@@ -163,9 +161,9 @@ class LibraryScreen(Screen[None]):
 
     def action_star(self) -> None:
         h, store = self.current, self.reader.store
-        if h is None or store is None:
+        if h is None:
             return
-        store.set_starred(h.paper.id, h.paper.id not in self.starred)
+        store.marks.set_starred(h.paper.id, h.paper.id not in self.starred)
         keep = self.query_one(OptionList).highlighted
         self.refresh_results()
         if keep is not None and self.hits:
@@ -180,8 +178,8 @@ class LibraryScreen(Screen[None]):
         if h is None:
             return
         outcome = save_papers([h.paper], self.reader.session.bib_path, self._options())
-        if not outcome.error and self.reader.store is not None and outcome.in_file:
-            self.reader.store.mark_saved(outcome.in_file, outcome.path)
+        if not outcome.error and outcome.in_file:
+            self.reader.store.marks.mark_saved(outcome.in_file, outcome.path)
         self.reader.say(outcome.message, "error" if outcome.error else "information")
 
     def action_copy(self) -> None:
@@ -226,8 +224,8 @@ class NoteEditor(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         store = self.reader.store
-        note = store.note(self.paper_id) if store is not None else ""
-        tags = store.tags([self.paper_id]).get(self.paper_id, []) if store is not None else []
+        note = store.marks.note(self.paper_id)
+        tags = store.marks.tags([self.paper_id]).get(self.paper_id, [])
         with Vertical(id="note-editor"):
             yield Label(f"Note on {self.paper_id}  (ctrl+s saves, esc cancels)")
             yield TextArea(note, id="note-text")
@@ -240,12 +238,12 @@ class NoteEditor(ModalScreen[bool]):
 
     def action_save(self) -> None:
         store = self.reader.store
-        if store is None:
+        if not store.available:
             self.reader.say("No database: the note cannot be kept.", "error")
             self.dismiss(False)
             return
-        store.set_note(self.paper_id, self.query_one(TextArea).text)
-        store.set_tags(self.paper_id, self.query_one("#note-tags", Input).value.split(","))
+        store.marks.set_note(self.paper_id, self.query_one(TextArea).text)
+        store.marks.set_tags(self.paper_id, self.query_one("#note-tags", Input).value.split(","))
         self.reader.say(f"Note and tags saved for {self.paper_id}", timeout=3)
         self.dismiss(True)
 

@@ -22,10 +22,10 @@ class LibraryActions:
 
     def load_annotations(self, entries: Mapping[str, Entry]) -> None:
         """The user's notes and tags on these papers, from the store (for the preview)."""
-        store = getattr(self.app, "store", None)
-        if store is None or not entries:
+        if not entries:
             return
-        notes, tags = store.notes(entries), store.tags(entries)
+        store = self.app.store  # type: ignore[attr-defined]  # the reader's
+        notes, tags = store.marks.notes(entries), store.marks.tags(entries)
         for pid, e in entries.items():
             e.note, e.tags = notes.get(pid, ""), tuple(tags.get(pid, ()))
 

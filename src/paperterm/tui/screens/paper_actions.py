@@ -50,7 +50,7 @@ class PaperActions:
         e.starred = not e.starred
         pid, starred = e.id, e.starred
         self.reader.write_store(f"the star of {pid}",
-                                lambda store: store.set_starred(pid, starred))
+                                lambda store: store.marks.set_starred(pid, starred))
         if not (starred and self.mark_seen([e])):
             self.marks_changed()
         self.relearn()  # stars are what the local ranking learns from
@@ -59,14 +59,14 @@ class PaperActions:
         """Tell the local ranking this paper is not for the current topic (again: undo)."""
         e = self.current
         store = self.reader.store
-        if e is None or store is None:
-            if store is None:
+        if e is None or not store.available:
+            if not store.available:
                 self.reader.say("No database: paperterm cannot remember this.", "warning")
             return
         pid, topic = e.id, self.topic.name
-        dismissed = pid not in store.dismissed_ids(topic)
+        dismissed = pid not in store.marks.dismissed_ids(topic)
         self.reader.write_store(f"not interested in {pid}",
-                                lambda s: s.set_dismissed(pid, topic, dismissed))
+                                lambda s: s.marks.set_dismissed(pid, topic, dismissed))
         title = one_line(e.paper.title)[:60]
         self.reader.say(f"Not interested ({topic}): {title}; ranked lower from now on"
                         if dismissed else f"Interested again ({topic}): {title}", timeout=4)
@@ -116,7 +116,7 @@ class PaperActions:
         if outcome.in_file:
             in_file, path = list(outcome.in_file), outcome.path
             self.reader.write_store("the saved marks",
-                                    lambda store: store.mark_saved(in_file, path))
+                                    lambda store: store.marks.mark_saved(in_file, path))
         for pid, key in outcome.in_file:
             e = self.by_id.get(pid)
             if e is not None:
@@ -179,7 +179,7 @@ class PaperActions:
         from paperterm.tui.zotero_actions import send_to_zotero
 
         outcome = send_to_zotero([e.paper for e in targets], self.session.config.zotero,
-                                 self.session.db_path)
+                                 self.session.open_store)
         self.app.call_from_thread(self._zotero_done, targets, outcome)
 
     def _zotero_done(self, targets: list[Entry], outcome: ZoteroOutcome) -> None:

@@ -137,12 +137,9 @@ class LiveScoring:
                         keywords_first: bool) -> None:
         from paperterm.scoring import cached_local_scores
         from paperterm.scoring.blend import learned_local_scores
-        from paperterm.store import Store
+        from paperterm.store import open_or_unavailable
 
-        try:
-            store: Store | None = Store.open(self.session.db_path)
-        except Exception:  # no cache this time; the scores still come
-            store = None
+        store = open_or_unavailable(self.session.open_store)  # none: the scores still come
         label = self.session.day.label
         try:
             if keywords_first:
@@ -151,8 +148,7 @@ class LiveScoring:
                     self.reader.call_from_thread(self._ranked, topic, keywords, generation)
             scores = learned_local_scores(store, label, papers, topic)
         finally:
-            if store is not None:
-                store.close()
+            store.close()
         with contextlib.suppress(Exception):
             self.reader.call_from_thread(self._ranked, topic, scores, generation)
 
@@ -187,17 +183,13 @@ class LiveScoring:
 
     def _provisional_in_thread(self, papers: list[Paper], topic: Topic) -> None:
         from paperterm.scoring import cached_local_scores
-        from paperterm.store import Store
+        from paperterm.store import open_or_unavailable
 
-        try:
-            store: Store | None = Store.open(self.session.db_path)
-        except Exception:  # no cache this time; the scores still come
-            store = None
+        store = open_or_unavailable(self.session.open_store)  # none: the scores still come
         try:
             scores = cached_local_scores(store, self.session.day.label, papers, topic)
         finally:
-            if store is not None:
-                store.close()
+            store.close()
         with contextlib.suppress(Exception):  # the app may have quit meanwhile
             self.reader.call_from_thread(self._provisional, topic, scores)
 
@@ -214,7 +206,7 @@ class LiveScoring:
         `prefilter` (the whole day) and `--prefilter` set, only the local top part."""
         todo = papers
         store = self.reader.store
-        if use_cache and store is not None:
+        if use_cache:
             from paperterm.scoring import cached_scores
 
             try:
@@ -256,7 +248,7 @@ class LiveScoring:
         day = s.day.day.isoformat() if s.day.day else None
         whole = (s.day.label, [e.paper for e in self.entries]) if prefilter else None
         self._worker = self.run_worker(
-            partial(score_in_thread, self, papers, self.topic, s.settings, s.db_path,
+            partial(score_in_thread, self, papers, self.topic, s.settings, s.open_store,
                     self._cancel, day, whole, fresh),
             name="scoring", group="scoring", thread=True, exit_on_error=False,
         )

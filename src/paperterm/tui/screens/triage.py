@@ -63,7 +63,7 @@ class Triage:
         if not self._pending_seen:
             return
         ids, self._pending_seen = sorted(self._pending_seen), set()
-        self.reader.write_store("the seen marks", lambda store: store.mark_seen(ids))
+        self.reader.write_store("the seen marks", lambda store: store.marks.mark_seen(ids))
 
     def _jump_unseen(self, step: int) -> None:
         table = self.table
