@@ -54,22 +54,22 @@ def test_announced_since_keeps_each_paper_on_its_first_day(store):
 
 def test_neighbours_skip_weekends_and_known_holidays(store):
     step = daynav.neighbour
-    assert step(store, FEED, date(2026, 2, 25), 1, TODAY).day == date(2026, 2, 27)
-    t = step(store, FEED, date(2026, 2, 24), 1, TODAY)
+    assert step(store.papers, FEED, date(2026, 2, 25), 1, TODAY).day == date(2026, 2, 27)
+    t = step(store.papers, FEED, date(2026, 2, 24), 1, TODAY)
     assert t.day == date(2026, 2, 25) and not t.cached  # a weekday not cached: fetched
-    t = step(store, FEED, date(2026, 2, 27), 1, TODAY)
+    t = step(store.papers, FEED, date(2026, 2, 27), 1, TODAY)
     assert t.day == date(2026, 3, 2) and not t.cached  # over the weekend
-    t = step(store, FEED, date(2026, 2, 27), -1, TODAY)
+    t = step(store.papers, FEED, date(2026, 2, 27), -1, TODAY)
     assert t.day == date(2026, 2, 25) and not t.cached  # the holiday 02-26 is skipped
     assert "Thu 02-26" in (t.notice or "")
-    assert step(store, FEED, TODAY, 1, TODAY).day is None
+    assert step(store.papers, FEED, TODAY, 1, TODAY).day is None
 
 
 def test_offline_neighbours_are_cached_days_only(store):
-    t = daynav.neighbour(store, FEED, date(2026, 2, 27), -1, TODAY, offline=True)
+    t = daynav.neighbour(store.papers, FEED, date(2026, 2, 27), -1, TODAY, offline=True)
     assert t.day == date(2026, 2, 24) and t.cached
     assert "Wed 02-25" in (t.notice or "") and "Thu 02-26" in (t.notice or "")
-    none = daynav.neighbour(store, FEED, date(2026, 2, 24), -1, TODAY, offline=True)
+    none = daynav.neighbour(store.papers, FEED, date(2026, 2, 24), -1, TODAY, offline=True)
     assert none.day is None and "Offline" in (none.notice or "")
 
 

@@ -76,7 +76,8 @@ def loads_without_network(req: LoadRequest, store: Store) -> bool:
     if req.query:
         return False
     if req.since:
-        return not daynav.missing_days(store, req.feed_key, req.since, calendar.eastern_today())
+        return not daynav.missing_days(store.papers, req.feed_key, req.since,
+                                       calendar.eastern_today())
     if req.date:
         return (bool(store.papers.day_papers(req.feed_key, req.date))
                 or calendar.is_weekend(req.date))
@@ -324,7 +325,7 @@ def _fill_days(req: LoadRequest, store: Store) -> list[str]:
     """Fetch the missing weekdays since `req.since` (at most MAX_FILL, the newest)."""
     assert req.since is not None
     today = calendar.eastern_today()
-    missing = daynav.missing_days(store, req.feed_key, req.since, today)
+    missing = daynav.missing_days(store.papers, req.feed_key, req.since, today)
     if not missing:
         return []
     shown = ", ".join(d.isoformat() for d in missing[:3]) + (" …" if len(missing) > 3 else "")
@@ -335,7 +336,7 @@ def _fill_days(req: LoadRequest, store: Store) -> list[str]:
     for d in reversed(missing[-daynav.MAX_FILL:]):
         one = replace(req, since=None, date=None if d == today else d)
         got = _today(one, store) if d == today else _past_day(one, store)
-        if d in daynav.missing_days(store, req.feed_key, d, d):  # fell back: network down
+        if d in daynav.missing_days(store.papers, req.feed_key, d, d):  # fell back: network down
             why = got.notices[0] if got.notices else "no answer"
             notices.append(f"could not fetch {d.isoformat()}: {why}")
             break

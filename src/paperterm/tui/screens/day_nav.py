@@ -106,7 +106,7 @@ class DayNavigation:
             reader.say("No database: days cannot be looked up.", "error")
             return
         base = base_request(self.session)
-        target = daynav.neighbour(store, base.feed_key, current, step, today,
+        target = daynav.neighbour(store.papers, base.feed_key, current, step, today,
                                   offline=base.offline)
         if target.day is None:
             reader.say(target.notice or "No other announcement day.", "warning")
