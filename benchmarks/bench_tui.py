@@ -61,7 +61,7 @@ def prepare_cached_day(db: Path, n: int, cached: int) -> None:
     scores = [NewScore(p, (i * 7) % 10 + 1, (i * 3) % 10 + 1, f"reason {i}")
               for i, p in enumerate(papers[:cached])]
     for i in range(0, len(scores), 200):
-        save_request(store, model=MODEL, topic=topic, n_papers=len(scores[i:i + 200]),
+        save_request(store.scores, model=MODEL, topic=topic, n_papers=len(scores[i:i + 200]),
                      prompt_tokens=100, completion_tokens=10, cost=0.0,
                      scores=scores[i:i + 200])
     store.close()

@@ -215,6 +215,6 @@ async def test_a_second_task_runs_through_the_engine_with_its_own_cache_key(
     store = Store(db)
     try:
         assert all(s.reason.startswith("fake reason")
-                   for s in cached_scores(store, papers, topic, settings).values())
+                   for s in cached_scores(store.scores, papers, topic, settings).values())
     finally:
         store.close()

@@ -201,7 +201,7 @@ def prefilter_day(store: Store | None, day_key: str, papers: Sequence[Paper], to
     positives: list[Positive] = []
     if store is not None:
         try:
-            keep = frozenset(cached_results(store, ScoringTask(topic), papers, model))
+            keep = frozenset(cached_results(store.scores, ScoringTask(topic), papers, model))
             positives = stored_positives(store)
         except Exception:  # an unreadable cache only sends fewer extras
             pass

@@ -42,7 +42,7 @@ async def run_task(
     day the requests are paid for (budget_period = "day"; default: today)."""
     store = open_store()
     try:
-        engine = Engine(task, _unique(papers), settings, store, on_results=on_results,
+        engine = Engine(task, _unique(papers), settings, store.scores, on_results=on_results,
                         on_progress=on_progress, cancel=cancel, day=day)
         return await engine.run()
     finally:

@@ -210,7 +210,7 @@ class LiveScoring:
             from paperterm.scoring import cached_scores
 
             try:
-                cached = cached_scores(store, todo, self.topic, self.session.settings)
+                cached = cached_scores(store.scores, todo, self.topic, self.session.settings)
             except Exception as exc:
                 cached = {}
                 self._notices.append((f"score cache unreadable: {exc}", "warning"))
