@@ -104,7 +104,8 @@ SHOWN: dict[str, frozenset[str]] = {
     "enrich": frozenset({LOADING}),
     "summarize": frozenset({"--config", SCORING}),
     "doctor": frozenset({"--config", SCORING}),
-    "learn": frozenset({"--config", "--bib"}),
+    "learn": frozenset({"--config", "--topic", "--bib"}),
+    "star": frozenset({"--config", "--topic"}),
     "themes": frozenset({"--config", "--theme"}),
     "completions": frozenset(),
 }
@@ -241,7 +242,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     grp.add_argument("--init", action="store_true", help="write a commented starter config")
 
     for name, verb in (("star", "star"), ("unstar", "unstar")):
-        st = sub.add_parser(name, help=f"{verb} cached papers by arXiv id")
+        st = sub.add_parser(name, help=f"{verb} cached papers by arXiv id" + (
+            " (--topic: the topic whose ranking the stars teach; default: the config's)"
+            if name == "star" else ""))
         st.add_argument("ids", nargs="+", metavar="ID")
 
     se = sub.add_parser("search", help="search every cached paper, offline")
@@ -301,7 +304,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
     le = sub.add_parser("learn",
                         help="record the arXiv papers you keep (Zotero web library, a .bib) "
-                             "as positives for ranking")
+                             "as positives for ranking a topic (--topic, default: the "
+                             "config's)")
     le.add_argument("--zotero", action="store_true",
                     help="the zotero.org library set under [zotero] (key: ZOTERO_API_KEY)")
     le.epilog = "--bib FILE: a .bib file's arXiv entries (eprint, arXiv DOI, arxiv.org URL)"

@@ -11,6 +11,7 @@ from paperterm.cli.errors import EXIT_INSTEAD, EXIT_OK, EXIT_UNSCORED, UserError
 from paperterm.cli.options import Options
 from paperterm.config import Config, ConfigError, load_config
 from paperterm.models import Day, Topic
+from paperterm.services.marks import MarksService
 from paperterm.session import Session
 from paperterm.settings import ScoringSettings
 from paperterm.store import Store, StoreError
@@ -65,6 +66,27 @@ def open_store(notices: list[str]) -> Store:
     if store.notice:
         notices.append(store.notice)
     return store
+
+
+def marks_topic(opts: Options, config: Config) -> str:
+    """The topic's name marks are made under: --topic, else the config's (free text that
+    names no defined topic is said on stderr)."""
+    notices: list[str] = []
+    topic = _topic(opts, config, notices)
+    for notice in notices:
+        print(f"note: {notice}", file=sys.stderr)
+    return topic.name
+
+
+def open_marks(opts: Options) -> MarksService:
+    """The marks service over the database, for the topic of `marks_topic` (close its
+    store)."""
+    topic = marks_topic(opts, load_user_config(opts))
+    notices: list[str] = []
+    store = open_store(notices)
+    for notice in notices:
+        print(f"note: {notice}", file=sys.stderr)
+    return MarksService(store, topic)
 
 
 def load_request(opts: Options, config: Config, topic: Topic):  # -> LoadRequest

@@ -152,13 +152,14 @@ def similar_to(papers: Sequence[Paper], positives: Sequence[Positive]) -> dict[s
             if best[i] >= SIMILAR_MIN}
 
 
-def stored_positives(store: Store) -> list[Positive]:
-    """The papers the user starred or saved, and those recorded by `paperterm learn`."""
-    liked = store.liked_ids()[:MAX_POSITIVES]
+def stored_positives(store: Store, topic: str) -> list[Positive]:
+    """The papers the user starred or saved under `topic`, and those `paperterm learn`
+    recorded for it."""
+    liked = store.liked_ids(topic)[:MAX_POSITIVES]
     cached = store.cached_papers(liked)
     out = {pid: Positive(pid, cached[pid].title, cached[pid].abstract)
            for pid in liked if pid in cached}
-    for q in store.positives():
+    for q in store.positives(topic=topic):
         out.setdefault(q.id, Positive(q.id, q.title, q.abstract))
     return [q for q in out.values() if q.title or q.text][:MAX_POSITIVES]
 
@@ -202,7 +203,7 @@ def prefilter_day(store: Store | None, day_key: str, papers: Sequence[Paper], to
     if store is not None:
         try:
             keep = frozenset(cached_results(store, ScoringTask(topic), papers, model))
-            positives = stored_positives(store)
+            positives = stored_positives(store, topic.name)
         except Exception:  # an unreadable cache only sends fewer extras
             pass
     return split_day(papers, local, value, topic, positives, keep)

@@ -165,7 +165,8 @@ class LibraryScreen(Screen[None]):
         h, store = self.current, self.reader.store
         if h is None or store is None:
             return
-        store.set_starred(h.paper.id, h.paper.id not in self.starred)
+        store.set_starred(h.paper.id, h.paper.id not in self.starred,
+                          topic=self.reader.session.topic.name)
         keep = self.query_one(OptionList).highlighted
         self.refresh_results()
         if keep is not None and self.hits:
@@ -181,7 +182,8 @@ class LibraryScreen(Screen[None]):
             return
         outcome = save_papers([h.paper], self.reader.session.bib_path, self._options())
         if not outcome.error and self.reader.store is not None and outcome.in_file:
-            self.reader.store.mark_saved(outcome.in_file, outcome.path)
+            self.reader.store.mark_saved(outcome.in_file, outcome.path,
+                                         topic=self.reader.session.topic.name)
         self.reader.say(outcome.message, "error" if outcome.error else "information")
 
     def action_copy(self) -> None:

@@ -48,9 +48,9 @@ class PaperActions:
         if e is None:
             return
         e.starred = not e.starred
-        pid, starred = e.id, e.starred
+        pid, starred, topic = e.id, e.starred, self.topic.name
         self.reader.write_store(f"the star of {pid}",
-                                lambda store: store.set_starred(pid, starred))
+                                lambda store: store.set_starred(pid, starred, topic=topic))
         if not (starred and self.mark_seen([e])):
             self.marks_changed()
         self.relearn()  # stars are what the local ranking learns from
@@ -114,9 +114,9 @@ class PaperActions:
             self.reader.say(outcome.message, "error", timeout=12)
             return
         if outcome.in_file:
-            in_file, path = list(outcome.in_file), outcome.path
+            in_file, path, topic = list(outcome.in_file), outcome.path, self.topic.name
             self.reader.write_store("the saved marks",
-                                    lambda store: store.mark_saved(in_file, path))
+                                    lambda store: store.mark_saved(in_file, path, topic=topic))
         for pid, key in outcome.in_file:
             e = self.by_id.get(pid)
             if e is not None:
