@@ -220,7 +220,10 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     ex.add_argument("--starred", action="store_true",
                     help="starred papers of every day (with a --feed/--date/...: of that day)")
     ex.add_argument("--day", type=_iso_date, metavar="YYYY-MM-DD",
-                    help="cached papers announced that day (narrows --starred/--tag)")
+                    help="cached papers announced that day: with --all, or narrowing "
+                         "--starred/--tag")
+    ex.add_argument("--all", dest="whole_day", action="store_true",
+                    help="every paper of the day (--day, or the one loaded); not marked saved")
     ex.add_argument("--tag", metavar="TAG", help="papers with this tag, any day")
     ex.add_argument("--notes", action="store_true",
                     help="write your notes as `note` and your tags as `keywords`")
