@@ -33,7 +33,7 @@ def check_selection(opts: Options) -> None:
         raise UserError(f"export --day {opts.day}: add --all to export every paper of that "
                         "day, or narrow it with --starred or --tag")
     if not chosen and not opts.whole_day:
-        raise UserError(f"export: which papers? give {SELECTORS}")
+        raise UserError(f"which papers to export? give {SELECTORS}")
 
 
 def _source_given(opts: Options) -> bool:
