@@ -68,10 +68,6 @@ class _Step:
     reverse: Callable[[], list[MarkChange]]
 
 
-def _write_now(what: str, op: Op, store: Store) -> None:
-    op(store)
-
-
 class MarksService:
     """Marks read, written, published and undone. `topic`: the topic's name marks are made
     under; `write`: how a write reaches the store (default: at once; the reader passes its
