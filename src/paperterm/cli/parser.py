@@ -142,7 +142,7 @@ def _common_options(shown: frozenset[str] | None = None) -> argparse.ArgumentPar
                    help="fetch today's announcement again, even if fetched today")
     s = p.add_argument_group("scoring")
     for d in declared():
-        if d.spec.flag:
+        if d.spec.commands:
             s.add_argument(d.flag, type=_flag_type(d), default=S,
                            choices=list(d.spec.choices) or None, help=d.spec.help or None)
     b = p.add_argument_group("bibtex and display")
