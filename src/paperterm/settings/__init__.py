@@ -1,5 +1,6 @@
 """Every setting declared once: config key, type and check, default, flag and the subcommands
-that take it, completion, starter-config line (`spec`, `scoring`, `sections`).
+that take it, completion, starter-config line (`spec`, `scoring`, `sections`), and the
+`PAPERTERM_*` environment variables (`env`).
 
 `config.py` parses and writes the config file from these declarations, `cli/parser.py` makes
 the flags from them; nothing else lists a setting.
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from paperterm.settings.env import ENV_VARS, EnvVar, env, env_table
 from paperterm.settings.scoring import RESPONSE_FORMATS, ModelOptions, ScoringSettings
 from paperterm.settings.sections import (
     WEBHOOK_FORMATS,
@@ -49,8 +51,8 @@ def flags(command: str) -> list[Declared]:
 
 
 __all__ = [
-    "RESPONSE_FORMATS", "WEBHOOK_FORMATS", "ZOTERO_LIBRARY_TYPES", "ZOTERO_TARGETS",
-    "BibtexConfig", "Config", "ConfigError", "Declared", "DeliveryConfig",
-    "ModelOptions", "ScoringSettings", "Spec", "ZoteroConfig", "declared",
+    "ENV_VARS", "RESPONSE_FORMATS", "WEBHOOK_FORMATS", "ZOTERO_LIBRARY_TYPES", "ZOTERO_TARGETS",
+    "BibtexConfig", "Config", "ConfigError", "Declared", "DeliveryConfig", "EnvVar",
+    "ModelOptions", "ScoringSettings", "Spec", "ZoteroConfig", "declared", "env", "env_table",
     "every_setting", "flags", "language_problem",
 ]
