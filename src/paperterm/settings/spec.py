@@ -107,7 +107,9 @@ class Declared:
         value = self.spec.parse(raw, where) if self.spec.parse else expect(raw, self.type, where)
         problem = self.problem(value)
         if problem:
-            raise ConfigError(f"{where}: expected {problem}, got {shown(value)}")
+            whole = isinstance(value, str) and self.spec.group != "scoring"  # as always
+            raise ConfigError(f"{where}: expected {problem}, got "
+                              f"{repr(value) if whole else shown(value)}")
         return value
 
 
@@ -147,8 +149,8 @@ def expect(value: Any, typ: type, where: str) -> Any:
 
 def shown(value: Any) -> str:
     """A refused value for a message: a 400-digit number is not echoed whole."""
-    text, limit = repr(value), 80 if isinstance(value, str) else 24
-    return text if len(text) <= limit else text[:limit - 4] + "..."
+    text = repr(value)
+    return text if len(text) <= 24 else text[:20] + "..."
 
 
 def str_list(value: Any, where: str) -> list[str]:
