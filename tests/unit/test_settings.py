@@ -160,3 +160,11 @@ def test_a_subcommand_built_for_the_command_line_keeps_its_own_help(capsys):
         build_parser(["score", "--help"]).parse_args(["score", "--help"])
     out = capsys.readouterr().out
     assert "--rescore" in out and "--budget" in out and "--bib" not in out
+
+
+def test_every_flag_of_a_setting_has_its_place_in_the_options():
+    """A new setting with a flag needs its `Options` field (scoring ones go to `scoring`)."""
+    places = {f.name for f in fields(Options)}
+    for d in EVERY:
+        if d.spec.commands and d not in DECLARED:
+            assert d.dest in places, d.key

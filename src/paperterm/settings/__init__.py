@@ -9,6 +9,8 @@ the flags from them; nothing else lists a setting.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import fields
+from functools import cache
 
 from paperterm.settings.env import ENV_VARS, EnvVar, env, env_table
 from paperterm.settings.scoring import RESPONSE_FORMATS, ModelOptions, ScoringSettings
@@ -31,18 +33,19 @@ def declared() -> Iterator[Declared]:
     return declared_in(ScoringSettings)
 
 
-def every_setting(cls: type = Config, section_name: str = "") -> Iterator[Declared]:
+@cache
+def every_setting(cls: type = Config, section_name: str = "") -> tuple[Declared, ...]:
     """Every setting of every section, in the config file's order."""
-    from dataclasses import fields
-
     subs = {name: (sub, inline) for name, sub, _, inline in sections(cls)}
     own = {d.name: d for d in declared_in(cls, section_name)}
+    out: list[Declared] = []
     for f in fields(cls):
         if f.name in own:
-            yield own[f.name]
+            out.append(own[f.name])
         elif f.name in subs:
             sub, inline = subs[f.name]
-            yield from every_setting(sub, section_name if inline else f.name)
+            out += every_setting(sub, section_name if inline else f.name)
+    return tuple(out)
 
 
 def flags(command: str) -> list[Declared]:
