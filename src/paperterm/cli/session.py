@@ -57,6 +57,15 @@ def with_follows(topic: Topic, config: Config, store: Store) -> Topic:
     return following(topic, config.follow, in_reader)
 
 
+def scoring_context(opts: Options, store: Store, notices: list[str],
+                    ) -> tuple[Topic, ScoringSettings]:
+    """The topic (with its follows) and scoring settings the options ask for: what the
+    shown score of a paper depends on, for commands that load no day."""
+    config = load_user_config(opts)
+    topic = _topic(opts, config, notices)
+    return with_follows(topic, config, store), _settings(opts, config)
+
+
 def open_store(notices: list[str]) -> Store:
     try:
         store = Store.open(paths.database_file())

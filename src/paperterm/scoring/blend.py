@@ -126,12 +126,34 @@ def learned_local_scores(store: Store | None, day_key: str, papers: Sequence[Pap
     cached = cached_blend(store, day_key, papers, topic, examples)
     if cached is not None or not compute:
         return cached
-    vectors = paper_embeddings(store, papers)
-    if vectors is None:  # no embedding model: the keyword scores (cached per day)
+    scores = _blended(store, papers, topic, examples)
+    if scores is None:  # no embedding model: the keyword scores (cached per day)
         return local.cached_local_scores(store, day_key, papers, topic)
+    save_blend(store, day_key, papers, topic, examples, scores)
+    return scores
+
+
+def _blended(store: Store | None, papers: Sequence[Paper], topic: Topic,
+             examples: Sequence[Example]) -> list[Score] | None:
+    """The blend of `papers`, computed (None without the embedding model)."""
+    vectors = paper_embeddings(store, papers)
+    if vectors is None:
+        return None
     bm25 = local.scores_and_exclusions(papers, topic, reference_papers())
     bg = background(store)
     lift, likes = _learned(store, examples, vectors, [p.id for p in papers], bg)
-    scores = boost_followed(blend(bm25, closeness(vectors, topic, bg), lift, likes), papers, topic)
-    save_blend(store, day_key, papers, topic, examples, scores)
-    return scores
+    return boost_followed(blend(bm25, closeness(vectors, topic, bg), lift, likes), papers, topic)
+
+
+def any_day_local_scores(store: Store | None, papers: Sequence[Paper], topic: Topic,
+                         ) -> list[Score]:
+    """Local scores of papers of any days (a search, the starred list): the blend, whose
+    value of a paper does not depend on the other papers; without the embedding model the
+    keyword scores measured on the reference day. Not cached (the set differs each time)."""
+    if not papers:
+        return []
+    scores = _blended(store, papers, topic, training_examples(store, topic))
+    if scores is not None:
+        return scores
+    keywords = local.scores_and_exclusions(papers, topic, reference_papers())
+    return boost_followed([s for s, _ in keywords], papers, topic)

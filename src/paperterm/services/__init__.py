@@ -1,0 +1,1 @@
+"""Services: the flows the CLI and the reader share, each written once."""
