@@ -93,16 +93,6 @@ def load_request(opts: Options, config: Config, topic: Topic):  # -> LoadRequest
     )
 
 
-def _load(opts: Options, config: Config, topic: Topic, store: Store) -> Day:
-    from paperterm.sources.loader import LoadError, load_day
-
-    req = load_request(opts, config, topic)
-    try:
-        return load_day(req, store)
-    except LoadError as exc:
-        raise UserError(str(exc)) from None
-
-
 def open_session(opts: Options, load: Callable[[Store], Day] | None = None, *,
                  defer_network: bool = False) -> Session:
     """Load the day the options ask for (or what `load` makes of the store), with the store
@@ -110,11 +100,8 @@ def open_session(opts: Options, load: Callable[[Store], Day] | None = None, *,
 
     With `defer_network` (the reader), a day that needs the network is not loaded here: the
     session's day is empty and `session.pending` says what to load in the background."""
-    from paperterm.sources.loader import (
-        cached_while_fetching,
-        loading_label,
-        loads_without_network,
-    )
+    from paperterm.services.days import open_day
+    from paperterm.sources.loader import LoadError
 
     config = load_user_config(opts)
     notices: list[str] = []
@@ -127,12 +114,12 @@ def open_session(opts: Options, load: Callable[[Store], Day] | None = None, *,
         req = load_request(opts, config, topic)
         if load is not None:
             day = load(store)
-        elif defer_network and not loads_without_network(req, store):
-            pending = req  # the reader shows what it has at once, and fetches meanwhile
-            day = (cached_while_fetching(req, store)
-                   or Day([], loading_label(req), opts.date, "loading"))
-        else:
-            day = _load(opts, config, topic, store)
+        else:  # the reader shows what it has at once, and fetches `pending` meanwhile
+            try:
+                opened = open_day(req, store, defer_network=defer_network)
+            except LoadError as exc:
+                raise UserError(str(exc)) from None
+            day, pending = opened.day, opened.pending
     except BaseException:
         store.close()
         raise
