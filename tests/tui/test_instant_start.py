@@ -145,8 +145,9 @@ async def test_a_cached_day_due_for_a_refetch_shows_while_it_is_fetched(
     # slow enough that the key below lands before the fetched day replaces this one
     fake_arxiv.route("/rss/", Reply(body=FEED.read_bytes(), delay=4.0))
     session = make_session(source="cache", day_notices=["this is the 02-24 announcement"])
-    session.request = session.pending = LoadRequest(
-        categories=["cs.LG", "cs.AI"], announce_types=list(session.config.announce_types))
+    req = LoadRequest(categories=["cs.LG", "cs.AI"],
+                      announce_types=list(session.config.announce_types))
+    session = replace(session, request=req, pending=req)
     app = make_app(session)
     async with app.run_test(size=size) as pilot:
         p = probe(app)
@@ -167,8 +168,8 @@ async def test_R_refetches_today_in_the_background(make_session, make_app, probe
 
     monkeypatch.setenv("PAPERTERM_TODAY", "2026-02-25")
     session = make_session()
-    session.request = LoadRequest(categories=["cs.LG", "cs.AI"],
-                                  announce_types=list(session.config.announce_types))
+    session = replace(session, request=LoadRequest(
+        categories=["cs.LG", "cs.AI"], announce_types=list(session.config.announce_types)))
     from support.fakearxiv import Reply
 
     fake_arxiv.route("/rss/", Reply(body=FEED.read_bytes(), delay=0.5))
@@ -209,9 +210,7 @@ def loading_session(make_session):
     session = make_session([])
     req = LoadRequest(categories=["cs.LG", "cs.AI"],
                       announce_types=list(session.config.announce_types))
-    session.day = Day([], loading_label(req), None, "loading")
-    session.pending = req
-    return session
+    return replace(session, day=Day([], loading_label(req), None, "loading"), pending=req)
 
 
 async def test_the_llm_hint_is_given_once_when_the_fetched_day_follows_the_loading_screen(
