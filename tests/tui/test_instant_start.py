@@ -7,8 +7,9 @@ import threading
 from dataclasses import replace
 from pathlib import Path
 
-import paperterm.scoring.local as local
-import paperterm.scoring.semantic as semantic
+import paperterm.scoring.local.keywords as local
+import paperterm.scoring.local.semantic as semantic
+from paperterm.scoring.local import rank_locally
 
 FEED = Path(__file__).resolve().parents[2] / "examples" / "arxiv-2026-02-25.xml"
 
@@ -66,15 +67,15 @@ def test_cache_is_per_topic_scorer_version_and_paper_set(tmp_path, example_paper
     moe = resolve_topic("moe", Config()).topic
     agents = resolve_topic("agents", Config()).topic
     try:
-        first = local.cached_local_scores(store, "2026-02-25", example_papers, moe)
-        assert local.cached_local_scores(store, "2026-02-25", example_papers, moe,
-                                         compute=False) == first
-        assert local.cached_local_scores(store, "2026-02-25", example_papers, agents,
-                                         compute=False) is None
-        assert local.cached_local_scores(store, "2026-02-25", example_papers[:-1], moe,
-                                         compute=False) is None
-        assert local.cached_local_scores(store, "2026-02-26", example_papers, moe,
-                                         compute=False) is None
+        def cached(papers, topic, day="2026-02-25"):  # type: ignore[no-untyped-def]
+            return rank_locally(store, papers, topic, day=day, keywords_only=True,
+                                compute=False)
+
+        first = rank_locally(store, example_papers, moe, day="2026-02-25", keywords_only=True)
+        assert cached(example_papers, moe) == first
+        assert cached(example_papers, agents) is None
+        assert cached(example_papers[:-1], moe) is None
+        assert cached(example_papers, moe, "2026-02-26") is None
     finally:
         store.close()
 

@@ -11,8 +11,9 @@ import pytest
 
 from paperterm.config import ConfigError, parse_config
 from paperterm.follows import Followed, following, merged, name_key
-from paperterm.scoring import cached_local_scores, local_scores
-from paperterm.scoring.follow import FOLLOW_BOOST, local_key
+from paperterm.scoring import local_scores
+from paperterm.scoring.local import rank_locally
+from paperterm.scoring.local.follow import FOLLOW_BOOST, local_key
 from paperterm.store import Store
 from paperterm.topics import all_topics
 
@@ -75,10 +76,11 @@ def test_the_local_cache_is_kept_apart_per_follow_list(day, topic, tmp_path):
     try:
         followed = following(topic, [day[-1].authors[0]])
         assert local_key(followed) != local_key(topic) == topic.fingerprint
-        first = cached_local_scores(store, "d", day, topic)
-        second = cached_local_scores(store, "d", day, followed)
+        first = rank_locally(store, day, topic, day="d", keywords_only=True)
+        second = rank_locally(store, day, followed, day="d", keywords_only=True)
         assert first != second
-        assert second == cached_local_scores(store, "d", day, followed, compute=False)
+        assert second == rank_locally(store, day, followed, day="d", keywords_only=True,
+                                      compute=False)
     finally:
         store.close()
 

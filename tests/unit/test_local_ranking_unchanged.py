@@ -17,9 +17,8 @@ import pytest
 
 from paperterm.config import Config
 from paperterm.models import Paper
-from paperterm.scoring.blend import any_day_local_scores, learned_local_scores
-from paperterm.scoring.local import cached_local_scores
-from paperterm.scoring.semantic import load_model
+from paperterm.scoring.local import rank_locally
+from paperterm.scoring.local.semantic import load_model
 from paperterm.store import Store
 from paperterm.topics import builtin_topics, resolve_topic
 
@@ -43,22 +42,24 @@ def _rows(scores) -> list[list[object]]:  # type: ignore[no-untyped-def]
 def _rankings(tmp_path: Path) -> dict[str, list[list[object]]]:
     papers = _papers()
     moe = resolve_topic("moe", Config()).topic
-    out = {f"keywords/{name}": _rows(cached_local_scores(None, KEY, papers, topic))
+    out = {f"keywords/{name}": _rows(rank_locally(None, papers, topic, day=KEY,
+                                                   keywords_only=True))
            for name, topic in sorted(builtin_topics().items())}
     followed = replace(moe, follow=(papers[7].authors[0], papers[40].authors[-1]))
-    out["keywords/moe+follow"] = _rows(cached_local_scores(None, KEY, papers, followed))
+    out["keywords/moe+follow"] = _rows(rank_locally(None, papers, followed, day=KEY,
+                                                    keywords_only=True))
     store = Store.open(tmp_path / "db.sqlite3")
     try:
         store.save_day("cs.AI+cs.LG", date(2026, 3, 2), papers, source="rss")
-        out["blend/moe"] = _rows(learned_local_scores(store, KEY, papers, moe) or [])
+        out["blend/moe"] = _rows(rank_locally(store, papers, moe, day=KEY) or [])
         for p in (papers[3], papers[11], papers[60]):
             store.set_starred(p.id, True)
         store.set_dismissed(papers[5].id, moe.name, True)
-        out["blend/moe+learned"] = _rows(learned_local_scores(store, KEY, papers, moe) or [])
+        out["blend/moe+learned"] = _rows(rank_locally(store, papers, moe, day=KEY) or [])
         out["blend/moe+learned+follow"] = _rows(
-            learned_local_scores(store, KEY, papers, followed) or [])
-        out["any-day/moe+learned"] = _rows(any_day_local_scores(store, papers[:60], moe))
-        again = learned_local_scores(store, KEY, papers, moe, compute=False)  # the cache
+            rank_locally(store, papers, followed, day=KEY) or [])
+        out["any-day/moe+learned"] = _rows(rank_locally(store, papers[:60], moe) or [])
+        again = rank_locally(store, papers, moe, day=KEY, compute=False)  # the cache
         assert again is not None and _rows(again) == [
             [i, r, pytest.approx(f), why] for i, r, f, why in out["blend/moe+learned"]]
     finally:

@@ -88,7 +88,7 @@ def shown_scores(store: Store | None, papers: Sequence[Paper], topic: Topic,
                  ) -> dict[str, ShownScore]:
     """`resolve` with what the store holds: the current model's cached scores, and the
     local ranking of the papers without one (`local`, default: the learned blend of papers
-    of any day, `blend.any_day_local_scores`)."""
+    of any day, `scoring.local.rank_locally`)."""
     cached: dict[str, Score] = {}
     if store is not None and settings.use_llm and papers:
         from paperterm.scoring.cache import cached_scores
@@ -99,10 +99,10 @@ def shown_scores(store: Store | None, papers: Sequence[Paper], topic: Topic,
             cached = {}
     rest = [p for p in papers if p.id not in cached]
     if local is None:
-        from paperterm.scoring.blend import any_day_local_scores
+        from paperterm.scoring.local import rank_locally
 
         def local(ps: Sequence[Paper]) -> Sequence[Score]:
-            return any_day_local_scores(store, ps, topic)
+            return rank_locally(store, ps, topic) or []
 
     local_by_id = {s.paper_id: s for s in local(rest)} if rest else {}
     return resolve(papers, settings, cached, local_by_id)

@@ -102,12 +102,12 @@ def _rank_locally(papers: Sequence[Paper], topic: Topic, db_path: Path,
                   whole_day: tuple[str, Sequence[Paper]] | None,
                   on_event: OnEvent) -> RunSummary:
     """Keywords, closeness to the topic and what the user taught it (the local ranking)."""
-    from paperterm.scoring.blend import learned_local_scores
+    from paperterm.scoring.local import rank_locally
 
     store = _open_store(db_path)
     try:
         key = whole_day[0] if whole_day is not None else ""
-        scores = learned_local_scores(store, key, papers, topic) or []
+        scores = rank_locally(store, papers, topic, day=key) or []
     finally:
         if store is not None:
             store.close()

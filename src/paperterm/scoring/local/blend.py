@@ -17,11 +17,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from paperterm.models import Paper, Topic
-from paperterm.scoring import local
-from paperterm.scoring.blend_cache import cached_blend, save_blend, training_examples
-from paperterm.scoring.follow import boost_followed
-from paperterm.scoring.learned import LIKE_MIN_SIMILARITY, LearnedModel, train
-from paperterm.scoring.semantic import embed_texts, paper_embeddings, topic_text
+from paperterm.scoring.local import keywords
+from paperterm.scoring.local.follow import boost_followed
+from paperterm.scoring.local.learned import LIKE_MIN_SIMILARITY, LearnedModel, train
+from paperterm.scoring.local.semantic import embed_texts, paper_embeddings, topic_text
 from paperterm.scoring.types import Score
 
 if TYPE_CHECKING:
@@ -77,7 +76,7 @@ def closeness(vectors: np.ndarray, topic: Topic, bg: np.ndarray) -> np.ndarray:
 
 def blend(bm25: Sequence[tuple[Score, float]], close: np.ndarray,
           learned: np.ndarray | None = None, likes: Sequence[str | None] = ()) -> list[Score]:
-    """The blended scores: `bm25` from `local.scores_and_exclusions` (the exclusions damp the
+    """The blended scores: `bm25` from `keywords.scores_and_exclusions` (the exclusions damp the
     closeness too), `close` per paper in [0, 1], `learned` the model's lift per paper in
     [-1, 1] (None without a model), `likes` "your starred: <title>" per paper, for the
     reason."""
@@ -95,7 +94,7 @@ def blend(bm25: Sequence[tuple[Score, float]], close: np.ndarray,
             if like:
                 reasons.insert(0, f"like {like}")
         reason = "; ".join(r for r in reasons if r != "no match" or len(reasons) == 1)
-        out.append(Score(s.paper_id, s.version, local.relevance_of(base, base > 0), None,
+        out.append(Score(s.paper_id, s.version, keywords.relevance_of(base, base > 0), None,
                          reason, "scored", fine=base))
     return out
 
@@ -116,44 +115,14 @@ def _learned(store: Store | None, examples: Sequence[Example], vectors: np.ndarr
     return lift, likes
 
 
-def learned_local_scores(store: Store | None, day_key: str, papers: Sequence[Paper],
-                         topic: Topic, *, compute: bool = True) -> list[Score] | None:
-    """The blended local scores of `papers`: from the store's cache for this day, topic,
-    scorer and what the user taught it, else computed (loads the embedding model: call off
-    the UI thread) and cached. None when not cached and `compute` is False. Without the
-    embedding model: the keyword scores alone."""
-    examples = training_examples(store, topic)
-    cached = cached_blend(store, day_key, papers, topic, examples)
-    if cached is not None or not compute:
-        return cached
-    scores = _blended(store, papers, topic, examples)
-    if scores is None:  # no embedding model: the keyword scores (cached per day)
-        return local.cached_local_scores(store, day_key, papers, topic)
-    save_blend(store, day_key, papers, topic, examples, scores)
-    return scores
-
-
-def _blended(store: Store | None, papers: Sequence[Paper], topic: Topic,
-             examples: Sequence[Example]) -> list[Score] | None:
-    """The blend of `papers`, computed (None without the embedding model)."""
+def blended(store: Store | None, papers: Sequence[Paper], topic: Topic,
+            examples: Sequence[Example]) -> list[Score] | None:
+    """The blend of `papers` (follows boosted), computed: loads the embedding model (call
+    off the UI thread). None without the embedding model."""
     vectors = paper_embeddings(store, papers)
     if vectors is None:
         return None
-    bm25 = local.scores_and_exclusions(papers, topic, reference_papers())
+    bm25 = keywords.scores_and_exclusions(papers, topic, reference_papers())
     bg = background(store)
     lift, likes = _learned(store, examples, vectors, [p.id for p in papers], bg)
     return boost_followed(blend(bm25, closeness(vectors, topic, bg), lift, likes), papers, topic)
-
-
-def any_day_local_scores(store: Store | None, papers: Sequence[Paper], topic: Topic,
-                         ) -> list[Score]:
-    """Local scores of papers of any days (a search, the starred list): the blend, whose
-    value of a paper does not depend on the other papers; without the embedding model the
-    keyword scores measured on the reference day. Not cached (the set differs each time)."""
-    if not papers:
-        return []
-    scores = _blended(store, papers, topic, training_examples(store, topic))
-    if scores is not None:
-        return scores
-    keywords = local.scores_and_exclusions(papers, topic, reference_papers())
-    return boost_followed([s for s, _ in keywords], papers, topic)
