@@ -10,6 +10,7 @@ from paperterm import paths
 from paperterm.cli.errors import EXIT_INSTEAD, EXIT_OK, EXIT_UNSCORED, UserError
 from paperterm.cli.options import Options
 from paperterm.config import Config, ConfigError, load_config
+from paperterm.follows import with_follows
 from paperterm.models import Day, Topic
 from paperterm.session import Session
 from paperterm.settings import ScoringSettings
@@ -46,24 +47,13 @@ def _settings(opts: Options, config: Config) -> ScoringSettings:
     return settings
 
 
-def with_follows(topic: Topic, config: Config, store: Store) -> Topic:
-    """The topic following the config's authors, its own and those followed in the reader."""
-    from paperterm.follows import following
-
-    try:
-        in_reader = store.followed_authors()
-    except Exception:  # an unreadable table only loses the reader's follows this time
-        in_reader = []
-    return following(topic, config.follow, in_reader)
-
-
 def scoring_context(opts: Options, store: Store, notices: list[str],
                     ) -> tuple[Topic, ScoringSettings]:
     """The topic (with its follows) and scoring settings the options ask for: what the
     shown score of a paper depends on, for commands that load no day."""
     config = load_user_config(opts)
     topic = _topic(opts, config, notices)
-    return with_follows(topic, config, store), _settings(opts, config)
+    return with_follows(topic, config.follow, store), _settings(opts, config)
 
 
 def open_store(notices: list[str]) -> Store:
@@ -110,7 +100,7 @@ def open_session(opts: Options, load: Callable[[Store], Day] | None = None, *,
     store = open_store(notices)
     pending = None
     try:
-        topic = with_follows(topic, config, store)
+        topic = with_follows(topic, config.follow, store)
         req = load_request(opts, config, topic)
         if load is not None:
             day = load(store)
