@@ -93,3 +93,22 @@ def test_score_follows_the_configs_list(cli, isolated_home, day):
     assert r.returncode == 0
     rows = {json.loads(line)["id"]: json.loads(line) for line in r.stdout.splitlines()}
     assert rows[paper.id]["reason"].startswith(f"followed: {paper.authors[0]}")
+
+
+def test_the_config_topic_and_reader_follows_are_merged_once_in_one_place(tmp_path):
+    from paperterm.follows import with_follows
+    from paperterm.models import Topic
+
+    topic = Topic("t", "d", follow=("Ada Lovelace",))
+    store = Store.open(tmp_path / "db.sqlite3")
+    try:
+        store.set_followed("Alan Turing", name_key("Alan Turing"), True)
+        store.set_followed("ada lovelace", name_key("ada lovelace"), True)
+        merged_topic = with_follows(topic, ["Grace Hopper", "Turing, Alan"], store)
+        assert merged_topic.follow == ("Ada Lovelace", "Grace Hopper", "Turing, Alan")
+        assert with_follows(merged_topic, ["Grace Hopper"], store) == merged_topic  # again
+    finally:
+        store.close()
+    # a closed (unreadable) store only loses the reader's follows
+    assert with_follows(topic, ["Grace Hopper"], store).follow == ("Ada Lovelace",
+                                                                   "Grace Hopper")
