@@ -68,6 +68,16 @@ def local_provenance(settings: ScoringSettings) -> str:
     return PREFILTER if settings.use_llm and settings.prefilter else LOCAL
 
 
+def provenance(score: Score, settings: ScoringSettings) -> str | None:
+    """Where a score of the day's scoring run (`services.scoring`) comes from: the model,
+    PREFILTER (not sent, its local score kept) or LOCAL; None for a paper left unscored."""
+    if not has_score(score):
+        return None
+    if score.status == "prefiltered":
+        return PREFILTER
+    return settings.model if settings.use_llm else LOCAL
+
+
 def resolve(papers: Sequence[Paper], settings: ScoringSettings, cached: Mapping[str, Score],
             local: Mapping[str, Score]) -> dict[str, ShownScore]:
     """Paper id -> its shown score: the model's cached one (`cached`, already for this

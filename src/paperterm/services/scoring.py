@@ -121,7 +121,8 @@ def _run(papers: Sequence[Paper], topic: Topic, settings: ScoringSettings, db_pa
          cancel: threading.Event | None, fresh: bool) -> RunSummary:
     from paperterm.scoring import run_scoring
 
-    todo, held, extras = list(papers), [], None
+    todo, extras = list(papers), None
+    held: list[Score] = []
     if whole_day is not None and settings.prefilter:
         todo, held, extras = _prefilter(papers, topic, settings, db_path, *whole_day)
         if held:
