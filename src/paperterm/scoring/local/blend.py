@@ -99,13 +99,31 @@ def blend(bm25: Sequence[tuple[Score, float]], close: np.ndarray,
     return out
 
 
+_models: dict[tuple[object, ...], LearnedModel | None] = {}  # the last few trained
+_MODELS_MAX = 8
+
+
+def _trained(store: Store | None, examples: Sequence[Example],
+             bg: np.ndarray) -> LearnedModel | None:
+    """The model of these examples, trained once per process for each set of them."""
+    key = (id(bg), bg.shape, *((e.id, e.kind, e.title, e.abstract) for e in examples))
+    if key in _models:
+        return _models[key]
+    texts = [Paper(e.id, None, e.title, (), e.abstract, (), "") for e in examples]
+    x = paper_embeddings(store, texts)
+    if x is None:
+        return None
+    if len(_models) >= _MODELS_MAX:
+        _models.clear()
+    model = _models[key] = train(examples, x, bg)
+    return model
+
+
 def _learned(store: Store | None, examples: Sequence[Example], vectors: np.ndarray,
              ids: list[str], bg: np.ndarray) -> tuple[np.ndarray | None, list[str | None]]:
     if not examples:
         return None, []
-    texts = [Paper(e.id, None, e.title, (), e.abstract, (), "") for e in examples]
-    x = paper_embeddings(store, texts)
-    model: LearnedModel | None = train(examples, x, bg) if x is not None else None
+    model = _trained(store, examples, bg)
     if model is None:
         return None, []
     lift = model.lift(vectors)

@@ -190,6 +190,22 @@ def _occurrences(papers: Sequence[Paper], terms: list[_Term]) -> tuple[
     return found, df, [TITLE_WEIGHT * t + a for t, a in sizes]
 
 
+_REFERENCE_DF: dict[tuple[int, int, tuple[_Term, ...]], list[int]] = {}
+_REFERENCE_DF_MAX = 32
+
+
+def _reference_df(reference: Sequence[Paper], terms: list[_Term]) -> list[int]:
+    """The terms' document frequencies in the fixed reference, counted once per topic (a
+    search in the library ranks a few papers against it at every keystroke)."""
+    key = (id(reference), len(reference), tuple(terms))
+    df = _REFERENCE_DF.get(key)
+    if df is None:
+        if len(_REFERENCE_DF) >= _REFERENCE_DF_MAX:
+            _REFERENCE_DF.clear()
+        df = _REFERENCE_DF[key] = _occurrences(reference, terms)[1]
+    return list(df)
+
+
 def scores_and_exclusions(papers: Sequence[Paper], topic: Topic,
                           reference: Sequence[Paper] | None = None,
                           ) -> list[tuple[Score, float]]:
@@ -202,7 +218,7 @@ def scores_and_exclusions(papers: Sequence[Paper], topic: Topic,
     found, df, lengths = _occurrences(papers, terms)
     n_docs = len(papers)
     if reference:
-        _, df, _ = _occurrences(reference, terms)
+        df = _reference_df(reference, terms)
         n_docs = len(reference)
     idf = [_idf(d, n_docs) for d in df]
 
