@@ -135,3 +135,18 @@ def test_reader_digest_send_and_score_json_rank_alike():
         s = scores[e.id]
         e.set_score(s.relevance, s.novelty, s.reason, s.status, s.error, s.fine)
     assert [e.id for e in sort_entries(entries, "relevance")] == [*order, "2603.00006"]
+
+
+def test_with_a_model_the_local_stand_in_loads_no_embedding_model(tmp_path, monkeypatch):
+    """As in the day list, a paper the model has not scored shows its keyword score: a
+    search in the reader never waits for the embedding model to load."""
+    import paperterm.scoring.local.semantic as semantic
+
+    def no_model():  # type: ignore[no-untyped-def]
+        raise AssertionError("the embedding model was loaded")
+
+    monkeypatch.setattr(semantic, "load_model", no_model)
+    store = filled_store(tmp_path / "db.sqlite3")
+    shown = shown_scores(store, PAPERS, TOPIC, ScoringSettings(model="new/model"))
+    assert shown["2603.00001"].provenance == LOCAL and shown["2603.00001"].relevance
+    store.close()

@@ -97,8 +97,10 @@ def shown_scores(store: Store | None, papers: Sequence[Paper], topic: Topic,
                  settings: ScoringSettings, *, local: LocalScores | None = None,
                  ) -> dict[str, ShownScore]:
     """`resolve` with what the store holds: the current model's cached scores, and the
-    local ranking of the papers without one (`local`, default: the learned blend of papers
-    of any day, `scoring.local.rank_locally`)."""
+    local ranking of the papers without one (`local`, default: `scoring.local.rank_locally`
+    for papers of any day: the learned blend, as the day list shows without a model; with a
+    model, the keyword scores, as the day list shows for papers the model did not score,
+    and no embedding model is loaded for them)."""
     cached: dict[str, Score] = {}
     if store is not None and settings.use_llm and papers:
         from paperterm.scoring.cache import cached_scores
@@ -112,7 +114,7 @@ def shown_scores(store: Store | None, papers: Sequence[Paper], topic: Topic,
         from paperterm.scoring.local import rank_locally
 
         def local(ps: Sequence[Paper]) -> Sequence[Score]:
-            return rank_locally(store, ps, topic) or []
+            return rank_locally(store, ps, topic, keywords_only=settings.use_llm) or []
 
     local_by_id = {s.paper_id: s for s in local(rest)} if rest else {}
     return resolve(papers, settings, cached, local_by_id)

@@ -34,7 +34,7 @@ def rank_locally(store: Store | None, papers: Sequence[Paper], topic: Topic, *,
     keywords, closeness and what the user taught it, or the keyword scores without the
     embedding model. `compute` False: only what is cached (None when it is not)."""
     if day is None:
-        return _any_day(store, papers, topic)
+        return _any_day(store, papers, topic, keywords_only)
     if keywords_only:
         return _keywords(store, day, papers, topic, compute)
     examples = cache.training_examples(store, topic)
@@ -61,16 +61,18 @@ def _keywords(store: Store | None, day: str, papers: Sequence[Paper], topic: Top
     return scores
 
 
-def _any_day(store: Store | None, papers: Sequence[Paper], topic: Topic) -> list[Score]:
-    """The blend of papers of any days; without the embedding model the keyword scores,
-    with how common a word is measured on the reference day."""
+def _any_day(store: Store | None, papers: Sequence[Paper], topic: Topic,
+             keywords_only: bool) -> list[Score]:
+    """The blend of papers of any days; keywords alone (or without the embedding model) the
+    keyword scores, with how common a word is measured on the reference day."""
     if not papers:
         return []
     from paperterm.scoring.local.blend import blended, reference_papers
     from paperterm.scoring.local.follow import boost_followed
 
-    scores = blended(store, papers, topic, cache.training_examples(store, topic))
-    if scores is not None:
-        return scores
+    if not keywords_only:
+        scores = blended(store, papers, topic, cache.training_examples(store, topic))
+        if scores is not None:
+            return scores
     found = keywords.scores_and_exclusions(papers, topic, reference_papers())
     return boost_followed([s for s, _ in found], papers, topic)
