@@ -117,13 +117,16 @@ class DayLoading:
 
     def _on_day_event(self, event: DayEvent) -> None:
         """In the fetch's thread: its outcome, handed to the UI thread."""
+        with contextlib.suppress(Exception):  # the reader may have quit meanwhile
+            self.call_from_thread(self._day_event, event)
+
+    def _day_event(self, event: DayEvent) -> None:
         from paperterm.services.days import DayLoaded
 
-        with contextlib.suppress(Exception):  # the reader may have quit meanwhile
-            if isinstance(event, DayLoaded):
-                self.call_from_thread(self._day_loaded, event.day)
-            else:
-                self.call_from_thread(self._load_failed, event.error)
+        if isinstance(event, DayLoaded):
+            self._day_loaded(event.day)
+        else:
+            self._load_failed(event.error)
 
     def _load_failed(self, message: str) -> None:
         self.session = dataclasses.replace(self.session, pending=None)

@@ -21,6 +21,7 @@ from paperterm.sources.calendar import eastern_today
 
 if TYPE_CHECKING:
     from paperterm.models import Day
+    from paperterm.services.days import DayEvent
     from paperterm.session import Session
     from paperterm.sources.loader import LoadRequest
     from paperterm.tui.app import PapertermApp
@@ -159,12 +160,17 @@ class DayNavigation:
 
         def arrived(event: days.DayEvent) -> None:  # in the fetch's thread
             with contextlib.suppress(Exception):  # the reader may have quit meanwhile
-                if isinstance(event, days.DayLoaded):
-                    reader.call_from_thread(self._show, req, event.day, notice)
-                else:
-                    reader.call_from_thread(self._failed, event.error)
+                reader.call_from_thread(self._arrived, event, notice)
 
         days.fetch_in_background(req, self.session.db_path, arrived)
+
+    def _arrived(self, event: DayEvent, notice: str | None) -> None:
+        from paperterm.services.days import DayLoaded
+
+        if isinstance(event, DayLoaded):
+            self._show(event.request, event.day, notice)
+        else:
+            self._failed(event.error)
 
     def _failed(self, message: str) -> None:
         self.reader.session = replace(self.reader.session, pending=None)
