@@ -362,8 +362,8 @@ class DayScreen(LiveScoring, PaperActions, LibraryActions, SummaryActions, Triag
         self.cancel_scoring()
         self._rescore_next = []
         self.topic = self._with_follows(topic)
-        self.session = self.reader.session = replace(  # kept by later days
-            self.reader.session, topic=self.topic)
+        self.session = replace(self.session, topic=self.topic)
+        self.reader.session = replace(self.reader.session, topic=self.topic)  # later days
         self._mark_followed()
         self.summary = None
         self._pending_scores.clear()
