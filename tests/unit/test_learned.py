@@ -9,8 +9,8 @@ import time
 import numpy as np
 import pytest
 
-from paperterm.scoring.blend import learned_local_scores
-from paperterm.scoring.learned import fit_logistic, train
+from paperterm.scoring.local import rank_locally
+from paperterm.scoring.local.learned import fit_logistic, train
 from paperterm.store import Example, Positive, Store
 
 DAY = "2026-02-25"
@@ -70,12 +70,12 @@ def test_training_examples_of_each_kind(store, day, tmp_path):
 
 
 def test_stars_lift_similar_papers_and_the_reason_names_the_star(store, day, topic):
-    before = {s.paper_id: s for s in learned_local_scores(store, DAY, day, topic)}
+    before = {s.paper_id: s for s in rank_locally(store, day, topic, day=DAY)}
     starred = [by_title(day, "MoBiQuant"), by_title(day, "QuantVLA")]
     for pid in starred:
         store.set_starred(pid, True, topic=topic.name)
     start = time.perf_counter()
-    after = {s.paper_id: s for s in learned_local_scores(store, DAY, day, topic)}
+    after = {s.paper_id: s for s in rank_locally(store, day, topic, day=DAY)}
     assert time.perf_counter() - start < 2.0  # embeddings cached: only retraining
     lifted = [pid for pid in after if after[pid].fine > before[pid].fine]
     assert set(starred) <= set(lifted)
@@ -88,14 +88,14 @@ def test_stars_lift_similar_papers_and_the_reason_names_the_star(store, day, top
 
 def test_not_interested_lowers_a_paper_for_that_topic_only(store, day, topic):
     pid = by_title(day, "Elimination-compensation pruning")
-    before = {s.paper_id: s for s in learned_local_scores(store, DAY, day, topic)}
+    before = {s.paper_id: s for s in rank_locally(store, day, topic, day=DAY)}
     store.set_starred(by_title(day, "MoBiQuant"), True, topic=topic.name)
-    starred = {s.paper_id: s for s in learned_local_scores(store, DAY, day, topic)}
+    starred = {s.paper_id: s for s in rank_locally(store, day, topic, day=DAY)}
     store.set_dismissed(pid, topic.name, True)
-    dismissed = {s.paper_id: s for s in learned_local_scores(store, DAY, day, topic)}
+    dismissed = {s.paper_id: s for s in rank_locally(store, day, topic, day=DAY)}
     assert dismissed[pid].fine < starred[pid].fine
     store.set_dismissed(pid, topic.name, False)
     store.set_dismissed(pid, "agents", True)
-    assert {s.paper_id: s for s in learned_local_scores(store, DAY, day, topic)}[pid].fine == (
+    assert {s.paper_id: s for s in rank_locally(store, day, topic, day=DAY)}[pid].fine == (
         pytest.approx(starred[pid].fine))
     assert before[pid].relevance >= 7  # a strong keyword match to begin with

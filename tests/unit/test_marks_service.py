@@ -9,7 +9,7 @@ import sqlite3
 import pytest
 
 from paperterm.config import Config
-from paperterm.scoring.blend import learned_local_scores
+from paperterm.scoring.local import rank_locally
 from paperterm.services.marks import MarkChange, MarksService, PaperMarks
 from paperterm.store import APP_ID, Store
 from paperterm.store.schema import _MIGRATIONS, statements
@@ -175,15 +175,15 @@ def test_stars_under_moe_leave_the_agents_ranking_alone(store, marks, day):
     code, 192 of the sample day's 244 papers changed value)."""
     agents = resolve_topic("agents", Config()).topic
     moe = resolve_topic("moe", Config()).topic
-    before = {s.paper_id: s.fine for s in learned_local_scores(store, DAY, day, agents)}
-    moe_before = {s.paper_id: s.fine for s in learned_local_scores(store, DAY, day, moe)}
+    before = {s.paper_id: s.fine for s in rank_locally(store, day, agents, day=DAY)}
+    moe_before = {s.paper_id: s.fine for s in rank_locally(store, day, moe, day=DAY)}
     experts = [p.id for p in day if "expert" in p.title.lower()][:3]
     assert len(experts) == 3
     marks.star(experts)
     marks.mark_seen(experts)
-    after = {s.paper_id: s.fine for s in learned_local_scores(store, DAY, day, agents)}
+    after = {s.paper_id: s.fine for s in rank_locally(store, day, agents, day=DAY)}
     assert after == before
-    moe_after = {s.paper_id: s.fine for s in learned_local_scores(store, DAY, day, moe)}
+    moe_after = {s.paper_id: s.fine for s in rank_locally(store, day, moe, day=DAY)}
     assert sum(moe_after[k] != moe_before[k] for k in moe_before) > 10  # moe did learn
 
 

@@ -194,10 +194,10 @@ def prefilter_day(store: Store | None, day_key: str, papers: Sequence[Paper], to
     """`split_day` with what the store knows: the day's local scores (cached), the papers
     with a cached score from `model` (sent: they cost nothing) and the user's positives."""
     from paperterm.scoring.cache import cached_results
-    from paperterm.scoring.local import cached_local_scores
+    from paperterm.scoring.local import rank_locally
     from paperterm.scoring.task import ScoringTask
 
-    local = cached_local_scores(store, day_key, papers, topic) or []
+    local = rank_locally(store, papers, topic, day=day_key, keywords_only=True) or []
     keep: frozenset[str] = frozenset()
     positives: list[Positive] = []
     if store is not None:

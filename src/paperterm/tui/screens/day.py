@@ -361,7 +361,9 @@ class DayScreen(LiveScoring, PaperActions, LibraryActions, SummaryActions, Triag
             return
         self.cancel_scoring()
         self._rescore_next = []
-        self.topic = self.session.topic = self._with_follows(topic)  # kept by later days
+        self.topic = self._with_follows(topic)
+        self.session = replace(self.session, topic=self.topic)
+        self.reader.session = replace(self.reader.session, topic=self.topic)  # later days
         self._mark_followed()
         self.summary = None
         self._pending_scores.clear()

@@ -10,7 +10,7 @@ from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
-from paperterm.follows import Followed, clean_author, following, merged, name_key
+from paperterm.follows import Followed, clean_author, merged, name_key, with_follows
 from paperterm.models import Topic
 from paperterm.session import Session
 from paperterm.tui.text import one_line
@@ -38,12 +38,7 @@ class FollowActions:
 
     def _with_follows(self, topic: Topic) -> Topic:
         """`topic` following the config's authors and those followed in the reader."""
-        store = self.reader.store
-        try:
-            stored = store.followed_authors() if store is not None else []
-        except Exception:  # an unreadable table only loses the reader's follows
-            stored = []
-        return following(topic, self.session.config.follow, stored)
+        return with_follows(topic, self.session.config.follow, self.reader.store)
 
     def _start_following(self) -> None:
         """At start: the topic follows every followed author; their papers are marked."""

@@ -19,7 +19,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, Label, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
-from paperterm.store import SearchHit, Selection
+from paperterm.store import SearchHit
 from paperterm.store.fts import HIT_CLOSE, HIT_OPEN
 from paperterm.tui.bib_actions import BibOptions, bibtex_clipping, save_papers
 from paperterm.tui.text import tex
@@ -87,19 +87,18 @@ class LibraryScreen(Screen[None]):
     # -- results --------------------------------------------------------------------------
 
     def _find(self) -> list[SearchHit]:
+        from paperterm.services import library
+
         store = self.reader.store
         if store is None:
             return []
-        topic_fp = self.reader.session.topic.fingerprint
+        topic, settings = self.reader.session.topic, self.reader.session.settings
         if self.mode == "starred":
-            return [SearchHit(p, day, p.abstract[:300], 0.0)
-                    for p, day in store.library_papers(Selection(starred=True))]
+            return library.starred(store, topic, settings)[0]
         if self.mode == "similar" and self.paper_id:
-            from paperterm.similar import similar_papers
-
-            return similar_papers(store, self.paper_id, limit=LIMIT, topic_fp=topic_fp)
+            return library.similar(store, self.paper_id, topic, settings, limit=LIMIT)[0]
         query = self.query_one("#library-query", Input).value
-        return store.search(query, limit=LIMIT, topic_fp=topic_fp)
+        return library.search(store, query, topic, settings, limit=LIMIT)[0]
 
     def refresh_results(self) -> None:
         self.hits = self._find()

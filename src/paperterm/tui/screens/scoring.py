@@ -93,8 +93,7 @@ class LiveScoring:
         """Local scores: the learned blend from the cache for this day, topic and what the
         user taught it; else keyword scores (cached, or computed at once for a small day)
         now and the blend from a worker thread (which loads the embedding model)."""
-        from paperterm.scoring import cached_local_scores
-        from paperterm.scoring.blend_cache import cached_blend, training_examples
+        from paperterm.scoring.local import rank_locally
 
         # on the first starts only, then it is known; once per run (a loading screen, or a
         # cached day, is followed by the fetched day's screen)
@@ -105,14 +104,14 @@ class LiveScoring:
                             exit_on_error=False)
         papers = [e.paper for e in self.entries]
         store, label = self.reader.store, self.session.day.label
-        scores = cached_blend(store, label, papers, self.topic,
-                              training_examples(store, self.topic))
+        scores = rank_locally(store, papers, self.topic, day=label, compute=False)
         if scores is not None:
             set_scores(self.by_id, scores, "local")
             self.scorer_label = "local scorer"
             return
         small = len(papers) <= self.INLINE_LOCAL_MAX
-        scores = cached_local_scores(store, label, papers, self.topic, compute=small)
+        scores = rank_locally(store, papers, self.topic, day=label, keywords_only=True,
+                              compute=small)
         if scores is not None:
             set_scores(self.by_id, scores, "local")
             self.scorer_label = "local scorer"
@@ -135,8 +134,7 @@ class LiveScoring:
 
     def _rank_in_thread(self, papers: list[Paper], topic: Topic, generation: int,
                         keywords_first: bool) -> None:
-        from paperterm.scoring import cached_local_scores
-        from paperterm.scoring.blend import learned_local_scores
+        from paperterm.scoring.local import rank_locally
         from paperterm.store import Store
 
         try:
@@ -146,10 +144,10 @@ class LiveScoring:
         label = self.session.day.label
         try:
             if keywords_first:
-                keywords = cached_local_scores(store, label, papers, topic)
+                keywords = rank_locally(store, papers, topic, day=label, keywords_only=True)
                 with contextlib.suppress(Exception):  # the app may have quit meanwhile
                     self.reader.call_from_thread(self._ranked, topic, keywords, generation)
-            scores = learned_local_scores(store, label, papers, topic)
+            scores = rank_locally(store, papers, topic, day=label)
         finally:
             if store is not None:
                 store.close()
@@ -171,14 +169,14 @@ class LiveScoring:
     def _rank_provisionally(self, why: str) -> None:
         """The papers the model did not score keep a local score, labelled provisional, so
         the list stays ranked (now for a small day, else from a worker thread)."""
-        from paperterm.scoring import cached_local_scores
+        from paperterm.scoring.local import rank_locally
 
         if not any(e.status in PROVISIONAL and e.relevance is None for e in self.entries):
             return
         self.scorer_label = f"local scorer, provisional ({why})"
         papers = [e.paper for e in self.entries]
-        scores = cached_local_scores(self.reader.store, self.session.day.label, papers,
-                                     self.topic, compute=len(papers) <= self.INLINE_LOCAL_MAX)
+        scores = rank_locally(self.reader.store, papers, self.topic, day=self.session.day.label,
+                              keywords_only=True, compute=len(papers) <= self.INLINE_LOCAL_MAX)
         if scores is not None:
             self._provisional(self.topic, scores)
             return
@@ -186,7 +184,7 @@ class LiveScoring:
                         name="ranking", group="ranking", thread=True, exit_on_error=False)
 
     def _provisional_in_thread(self, papers: list[Paper], topic: Topic) -> None:
-        from paperterm.scoring import cached_local_scores
+        from paperterm.scoring.local import rank_locally
         from paperterm.store import Store
 
         try:
@@ -194,7 +192,8 @@ class LiveScoring:
         except Exception:  # no cache this time; the scores still come
             store = None
         try:
-            scores = cached_local_scores(store, self.session.day.label, papers, topic)
+            scores = rank_locally(store, papers, topic, day=self.session.day.label,
+                                  keywords_only=True)
         finally:
             if store is not None:
                 store.close()
