@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import fields, replace
+from typing import Any
 
 from paperterm.models import Paper
 
@@ -68,7 +69,7 @@ def clean_paper(paper: Paper) -> Paper:
     Tuples of text (authors, categories) lose the items that clean to nothing; an optional
     field (DOI, journal, comment, ...) that cleans to nothing becomes None.
     """
-    changes: dict[str, object] = {}
+    changes: dict[str, Any] = {}
     for f in fields(paper):
         value = getattr(paper, f.name)
         if isinstance(value, str):

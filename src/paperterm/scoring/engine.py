@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from paperterm.models import Paper
 from paperterm.scoring import slots
@@ -222,13 +222,12 @@ class Engine(Generic[R]):
                         await self._await_others()
                         continue
                     break
-                waiting: set[asyncio.Future[object]] = set(self.in_flight)
+                waiting: set[asyncio.Future[Any]] = set(self.in_flight)
                 if cancelled is not None:
                     waiting.add(cancelled)
                 done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
-                for request in done:
-                    if request in self.in_flight:
-                        self._settle(request)  # type: ignore[arg-type]
+                for request in [r for r in self.in_flight if r in done]:
+                    self._settle(request)
                 if cancelled is not None and cancelled in done and self.fatal is None:
                     cancelled = None
                     await self._cancel_in_flight()

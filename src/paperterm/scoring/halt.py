@@ -56,7 +56,7 @@ _TEXT: dict[Halt, str] = {
 }
 
 
-class _Facts(dict):  # type: ignore[type-arg]
+class _Facts(dict[str, object]):
     """Template values; a fact not given (e.g. an optional `period`) reads as nothing."""
 
     def __missing__(self, key: str) -> str:

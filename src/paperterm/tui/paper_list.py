@@ -16,6 +16,7 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.binding import BindingType
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
@@ -55,7 +56,7 @@ class PaperTable(ScrollView, can_focus=True):
     PaperTable { overflow-x: hidden; }
     """
 
-    BINDINGS = bindings(LIST_KEYS)
+    BINDINGS: ClassVar[list[BindingType]] = bindings(LIST_KEYS)
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "paper-table--cursor",
