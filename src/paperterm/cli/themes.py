@@ -10,7 +10,6 @@ from paperterm.cli.session import load_user_config
 
 def run(opts: Options) -> int:
     from paperterm.theming import load_themes
-    from paperterm.tui.themes import builtin_theme_names
 
     config = load_user_config(opts)
     current = opts.theme or config.theme
@@ -23,3 +22,10 @@ def run(opts: Options) -> int:
     for problem in broken:  # each names its file and what is wrong
         print(f"! broken: {problem}")
     return EXIT_OK
+
+
+def builtin_theme_names() -> list[str]:
+    """Textual's own themes, which work in paperterm too."""
+    from textual.theme import BUILTIN_THEMES
+
+    return list(BUILTIN_THEMES)
