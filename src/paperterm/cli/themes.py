@@ -9,6 +9,7 @@ from paperterm.cli.session import load_user_config
 
 
 def run(opts: Options) -> int:
+    from paperterm.cli.reader import builtin_theme_names
     from paperterm.theming import load_themes
 
     config = load_user_config(opts)
@@ -22,10 +23,3 @@ def run(opts: Options) -> int:
     for problem in broken:  # each names its file and what is wrong
         print(f"! broken: {problem}")
     return EXIT_OK
-
-
-def builtin_theme_names() -> list[str]:
-    """Textual's own themes, which work in paperterm too."""
-    from textual.theme import BUILTIN_THEMES
-
-    return list(BUILTIN_THEMES)

@@ -116,3 +116,10 @@ def cursor_colours(theme: Theme) -> tuple[str, str]:
                 return bg.hex, fg.hex
     fallback = ("#ffffff", "#000000") if not theme.dark else ("#000000", "#ffffff")
     return fallback
+
+
+def builtin_theme_names() -> list[str]:
+    """Textual's own themes, which work in paperterm too."""
+    from textual.theme import BUILTIN_THEMES
+
+    return list(BUILTIN_THEMES)
