@@ -25,13 +25,13 @@ from paperterm.scoring.budget import Budget
 from paperterm.scoring.cache import cached_results, earlier_totals, save_answer
 from paperterm.scoring.claims import WAIT_POLL, Claims
 from paperterm.scoring.estimate import CompletionEstimate
-from paperterm.scoring.halt import Halt, ScoringError, Stop, money
+from paperterm.scoring.halt import Halt, Stop, money
 from paperterm.scoring.pacing import Pacer
 from paperterm.scoring.policy import Fatal, Split
 from paperterm.scoring.pricing import how_to_price
 from paperterm.scoring.provider import Provider, Reply
 from paperterm.scoring.task import Parsed, Task
-from paperterm.scoring.types import RunSummary, ScoringSettings
+from paperterm.scoring.types import RunSummary, ScoringError, ScoringSettings
 from paperterm.store import Store
 
 MAX_ROUNDS = 3  # times a paper may be asked about before it is given up
