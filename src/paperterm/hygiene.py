@@ -58,11 +58,6 @@ def clean_line(value: object) -> str:
     return " ".join(clean_text(value).split())
 
 
-def is_clean(text: str) -> bool:
-    """True when `clean_text` would leave `text` as it is (newlines allowed)."""
-    return clean_text(text) == text
-
-
 def clean_paper(paper: Paper) -> Paper:
     """`paper` with every text field passed through `clean_line`.
 

@@ -101,9 +101,6 @@ class PaperTable(ScrollView, can_focus=True):
             return self.entries[self.cursor]
         return None
 
-    def index_of(self, paper_id: str) -> int | None:
-        return self._index.get(paper_id)
-
     def set_entries(self, entries: Sequence[Entry], *, to_top: bool = False) -> None:
         """Show `entries` in this order. With `to_top` the cursor and the view go to the first
         paper; otherwise the cursor stays on the paper it was on, at the same height on
@@ -154,13 +151,6 @@ class PaperTable(ScrollView, can_focus=True):
         self._scroll_cursor_visible()
         self.refresh_lines(self.cursor - int(self.scroll_y))
         self._announce()
-
-    def move_to_id(self, paper_id: str) -> bool:
-        index = self._index.get(paper_id)
-        if index is None:
-            return False
-        self.move_to(index)
-        return True
 
     def refresh_lines(self, y: int, count: int = 1) -> None:
         width = self.size.width
