@@ -11,7 +11,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label
@@ -47,7 +47,7 @@ class JumpDialog(ModalScreen[str | None]):
     #jump-box { width: 64; max-width: 100%; height: auto; border: round $primary;
                 background: $surface; padding: 0 1; }
     """
-    BINDINGS: ClassVar[list[Binding]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="jump-box"):
@@ -68,8 +68,9 @@ class DayNavigation:
     session: Session
     autoscore: bool
 
-    @property
-    def reader(self) -> PapertermApp: ...  # provided by DayScreen
+    if TYPE_CHECKING:  # DayScreen's read-only property
+        @property
+        def reader(self) -> PapertermApp: ...
 
     # -- the keys ---------------------------------------------------------------------------
 

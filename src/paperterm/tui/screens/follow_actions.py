@@ -28,10 +28,15 @@ class FollowActions:
     session: Session
     topic: Topic
     entries: list[Entry]
-    current: Entry | None
-    reader: PapertermApp
-    table: PaperTable
-    preview: Preview
+    if TYPE_CHECKING:  # DayScreen's read-only properties
+        @property
+        def current(self) -> Entry | None: ...
+        @property
+        def reader(self) -> PapertermApp: ...
+        @property
+        def table(self) -> PaperTable: ...
+        @property
+        def preview(self) -> Preview: ...
     app: App[int]
     _refilter: Callable[..., None]
     _score_locally: Callable[..., None]

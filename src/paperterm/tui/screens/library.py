@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, ClassVar, cast
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, Label, OptionList, Static, TextArea
@@ -44,7 +44,7 @@ def highlighted(snippet: str) -> Text:
 class LibraryScreen(Screen[None]):
     """`mode`: "search" (a query box), "starred" (the reading list) or "similar"."""
 
-    BINDINGS: ClassVar[list[Binding]] = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", show=True),
         Binding("asterisk", "star", "Star", show=True),
         Binding("n", "note", "Note/tags", show=True),
@@ -180,9 +180,9 @@ class LibraryScreen(Screen[None]):
         if h is None:
             return
         outcome = save_papers([h.paper], self.reader.session.bib_path, self._options())
-        if not outcome.error and self.reader.store is not None and outcome.in_file:
-            self.reader.store.mark_saved(outcome.in_file, outcome.path,
-                                         topic=self.reader.session.topic.name)
+        store = self.reader.store
+        if not outcome.error and store is not None and outcome.in_file and outcome.path:
+            store.mark_saved(outcome.in_file, outcome.path, topic=self.reader.session.topic.name)
         self.reader.say(outcome.message, "error" if outcome.error else "information")
 
     def action_copy(self) -> None:
@@ -212,7 +212,7 @@ class LibraryScreen(Screen[None]):
 class NoteEditor(ModalScreen[bool]):
     """A multi-line note and comma-separated tags for one paper; ctrl+s saves, esc cancels."""
 
-    BINDINGS: ClassVar[list[Binding]] = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save", "Save", show=True, priority=True),
         Binding("escape", "cancel", "Cancel", show=True),
     ]

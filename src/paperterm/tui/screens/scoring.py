@@ -12,8 +12,9 @@ import contextlib
 import threading
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
+from textual.message_pump import MessagePump
 from textual.timer import Timer
 from textual.worker import Worker
 
@@ -62,9 +63,13 @@ class LiveScoring:
     summary: RunSummary | None
     scorer_label: str
     shown: list[Entry]
-    reader: PapertermApp
-    table: PaperTable
-    preview: Preview
+    if TYPE_CHECKING:  # DayScreen's read-only properties
+        @property
+        def reader(self) -> PapertermApp: ...
+        @property
+        def table(self) -> PaperTable: ...
+        @property
+        def preview(self) -> Preview: ...
     _notices: list[tuple[str, str]]
     _refilter: Callable[..., None]
     _show_header: Callable[[], None]
@@ -78,7 +83,9 @@ class LiveScoring:
     _flush_timer: Timer | None = None
     _rescore_next: list[Paper]  # `r` during a run: scored when it ends
     _rank_generation: int = 0  # the local ranking whose result counts (a newer one wins)
-    alive: bool  # composed, attached and the app not quitting (DayScreen's property)
+    if TYPE_CHECKING:  # DayScreen's read-only properties
+        @property
+        def alive(self) -> bool: ...  # composed, attached and the app not quitting
 
     # -- starting and stopping runs ----------------------------------------------------------
 
@@ -255,8 +262,9 @@ class LiveScoring:
         day = s.day.day.isoformat() if s.day.day else None
         whole = (s.day.label, [e.paper for e in self.entries]) if prefilter else None
         self._worker = self.run_worker(
-            partial(score_in_thread, self, papers, self.topic, s.settings, s.db_path,
-                    self._cancel, day, whole, fresh),
+            # mixed into DayScreen: a Screen, so a MessagePump
+            partial(score_in_thread, cast(MessagePump, self), papers, self.topic, s.settings,
+                    s.db_path, self._cancel, day, whole, fresh),
             name="scoring", group="scoring", thread=True, exit_on_error=False,
         )
 

@@ -26,9 +26,13 @@ class Triage:
     # provided by DayScreen
     entries: list[Entry]
     shown: list[Entry]
-    reader: PapertermApp
-    table: PaperTable
-    preview: Preview
+    if TYPE_CHECKING:  # DayScreen's read-only properties
+        @property
+        def reader(self) -> PapertermApp: ...
+        @property
+        def table(self) -> PaperTable: ...
+        @property
+        def preview(self) -> Preview: ...
     _pending_seen: set[str]
     _under_cursor: Entry | None
     topic: Topic
