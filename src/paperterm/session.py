@@ -1,4 +1,7 @@
-"""One loaded day and everything needed to work on it: shared by the CLI and the reader."""
+"""One loaded day and everything needed to work on it: shared by the CLI and the reader.
+
+Immutable: a change (another day, a topic switch, a load under way) is a new session
+(`dataclasses.replace`), held by its owner (the CLI command, the reader's app)."""
 
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ if TYPE_CHECKING:
     from paperterm.store import Store
 
 
-@dataclass
+@dataclass(frozen=True)
 class Session:
     config: Config
     day: Day
@@ -25,7 +28,7 @@ class Session:
     bib_path: Path
     unicode_bib: bool = False
     theme: str | None = None  # --theme, else config.theme
-    notices: list[str] = field(default_factory=list)  # shown once at start (one line each)
+    notices: tuple[str, ...] = ()  # shown once at start (one line each)
     # open for headless commands (the reader closes it and opens its own); a stand-in that
     # keeps nothing when none was given
     store: Store = field(default_factory=lambda: _no_store())
@@ -40,9 +43,11 @@ class Session:
 
         return Store.open(self.db_path)
 
-    def close(self) -> None:
-        """Close the store (idempotent)."""
+    def close(self) -> Session:
+        """Close the store (idempotent); the session, whose store is closed from now on (the
+        reader opens its own, in its own thread)."""
         self.store.close()
+        return self
 
 
 def _no_store() -> Store:

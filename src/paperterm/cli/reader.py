@@ -15,9 +15,17 @@ def run(opts: Options) -> int:
     gc.disable()
     try:
         session = open_session(opts, defer_network=True)  # the reader paints before any fetch
-        session.close()  # the reader opens its own connection, in its own thread
+        session = session.close()  # the reader opens its own connection, in its own thread
         from paperterm.tui.app import run_tui
 
         return run_tui(session)
     finally:
         gc.enable()
+
+
+def builtin_theme_names() -> list[str]:
+    """Textual's own themes, which the reader offers too (this module is the command line's
+    one way into the reader, and only the reader imports Textual)."""
+    from paperterm.tui.themes import builtin_theme_names as textual_themes
+
+    return textual_themes()

@@ -6,7 +6,6 @@ past today) are read. `PAPERTERM_HF_ENDPOINT` overrides the address (tests)."""
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Iterable
 from datetime import date, timedelta
@@ -14,6 +13,7 @@ from typing import Any
 
 from paperterm.enrich.http import MAX_WAIT, EnrichError, retry_after
 from paperterm.hygiene import clean_line
+from paperterm.settings.env import env
 
 DEFAULT_ENDPOINT = "https://huggingface.co"
 PAGE = 100
@@ -23,7 +23,7 @@ TIMEOUT = 30.0
 
 
 def hf_endpoint() -> str:
-    return (os.environ.get("PAPERTERM_HF_ENDPOINT") or DEFAULT_ENDPOINT).rstrip("/")
+    return (env("PAPERTERM_HF_ENDPOINT") or DEFAULT_ENDPOINT).rstrip("/")
 
 
 def daily_dates(day: date, today: date) -> list[date]:
@@ -36,7 +36,9 @@ def paper_data(row: Any) -> tuple[str, dict[str, Any]] | None:
     under "paper" (upvotes, githubRepo, githubStars); the row carries numComments."""
     if not isinstance(row, dict):
         return None
-    paper = row.get("paper") if isinstance(row.get("paper"), dict) else {}
+    paper = row.get("paper")
+    if not isinstance(paper, dict):
+        paper = {}
 
     def pick(key: str) -> Any:
         return paper.get(key) if paper.get(key) is not None else row.get(key)
@@ -66,7 +68,7 @@ def _page(endpoint: str, when: date, p: int,
 
     headers = build_hf_headers(token=False, library_name="paperterm",
                                library_version=__version__)
-    params = {"date": when.isoformat(), "limit": PAGE, "p": p}
+    params: dict[str, str | int] = {"date": when.isoformat(), "limit": PAGE, "p": p}
     for attempt in range(ATTEMPTS):
         try:
             r = get_session().get(f"{endpoint}/api/daily_papers", params=params,
@@ -77,7 +79,7 @@ def _page(endpoint: str, when: date, p: int,
         except HfHubHTTPError as exc:
             resp = getattr(exc, "response", None)
             status = getattr(resp, "status_code", None)
-            if status in (429, 503) and attempt < ATTEMPTS - 1:
+            if resp is not None and status in (429, 503) and attempt < ATTEMPTS - 1:
                 wait = retry_after(resp.headers.get("Retry-After"), attempt)
                 if wait <= MAX_WAIT:
                     (sleep or time.sleep)(wait)

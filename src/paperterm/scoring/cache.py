@@ -8,7 +8,6 @@ are not, so the next run retries them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TypeVar
 
 from paperterm.models import Paper, Topic
@@ -28,7 +27,7 @@ def cached_results(cache: ScoreCache, task: Task[R], papers: Sequence[Paper],
     key = task.key
     out: dict[str, R] = {}
     for row in cache.score_rows(list(by_id), topic_fp=key.topic_fp, model=model,
-                                       prompt_version=key.kind):
+                                prompt_version=key.kind):
         paper = by_id[row.paper_id]
         if row.version != (paper.version or 0):
             continue
@@ -44,7 +43,7 @@ def earlier_totals(cache: ScoreCache, task: Task[R], papers: Sequence[Paper],
     results of these papers; dollars None when any of those requests had an unknown price."""
     key = task.key
     return cache.request_totals([p.id for p in papers], topic_fp=key.topic_fp, model=model,
-                                       prompt_version=key.kind)
+                                prompt_version=key.kind)
 
 
 def save_answer(cache: ScoreCache, task: Task[R], *, model: str, n_papers: int,
@@ -54,20 +53,12 @@ def save_answer(cache: ScoreCache, task: Task[R], *, model: str, n_papers: int,
     in one transaction."""
     key = task.key
     return cache.save_scores(rows, topic_fp=key.topic_fp, model=model,
-                                    prompt_version=key.kind, n_papers=n_papers,
-                                    prompt_tokens=prompt_tokens,
-                                    completion_tokens=completion_tokens, cost=cost, day=day)
+                             prompt_version=key.kind, n_papers=n_papers,
+                             prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
+                             cost=cost, day=day)
 
 
 # -- the scoring task's cache, as the TUI and the CLI use it ---------------------------------
-
-
-@dataclass
-class NewScore:
-    paper: Paper
-    relevance: int
-    novelty: int | None
-    reason: str
 
 
 def cached_scores(
@@ -82,22 +73,3 @@ def earlier_cost(
 ) -> tuple[int, int, float | None]:
     """`earlier_totals` of the scoring task."""
     return earlier_totals(cache, ScoringTask(topic), papers, settings.model)
-
-
-def save_request(
-    cache: ScoreCache,
-    *,
-    model: str,
-    topic: Topic,
-    n_papers: int,
-    prompt_tokens: int,
-    completion_tokens: int,
-    cost: float | None,
-    scores: Sequence[NewScore],
-) -> int:
-    """Record one answered scoring request and the scores it gave, in one transaction."""
-    rows = [ScoreRow(s.paper.id, s.paper.version or 0, s.relevance, s.novelty, s.reason)
-            for s in scores]
-    return save_answer(cache, ScoringTask(topic), model=model, n_papers=n_papers,
-                       prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
-                       cost=cost, rows=rows)

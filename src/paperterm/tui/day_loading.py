@@ -1,9 +1,10 @@
 """Loading a day in the background while the reader is up: the first day when it needs the
 network, `R` (fetch today's announcement again) and a topic switch to other categories.
 
-A mixin of `PapertermApp`. The fetch runs on a daemon thread with its own store (`q` must
-not wait for a hanging network); the day arrives through `call_from_thread` and replaces
-the day screen. Meanwhile the empty screen counts the seconds.
+A mixin of `PapertermApp`. The fetch is the load-a-day service's (`services.days`: a daemon
+thread with its own store, so `q` never waits for a hanging network); its event arrives
+through `call_from_thread` and the day replaces the day screen. Meanwhile the empty screen
+counts the seconds. The session is immutable: each change is a new one, held by the app.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import gc
-import threading
 import time
 from collections.abc import Callable
 from functools import partial
@@ -24,6 +24,8 @@ from paperterm.tui.screens.day import DayScreen
 if TYPE_CHECKING:
     from textual.screen import Screen
     from textual.timer import Timer
+
+    from paperterm.services.days import DayEvent
 
 
 class DayLoading:
@@ -43,9 +45,12 @@ class DayLoading:
     _topic_after_load: Topic | None = None  # a topic switch waiting for its day
 
     def _start_loading(self) -> None:
+        from paperterm.services.days import fetch_in_background
+
+        req = self.session.pending
+        assert req is not None
         # a daemon thread, not a Textual worker: `q` must not wait for a hanging network
-        threading.Thread(target=self._load_in_thread, name="paperterm-load",
-                         daemon=True).start()
+        fetch_in_background(req, self.session.open_store, self._on_day_event)
         day = self.session.day
         if day.source == "loading":  # the empty screen counts the seconds meanwhile
             self._loading_timer = self.set_interval(
@@ -77,7 +82,8 @@ class DayLoading:
         if req.offline:
             self.say("Offline (--offline): not re-fetching.", "warning")
             return
-        self.session.pending = dataclasses.replace(req, refresh=True)
+        self.session = dataclasses.replace(
+            self.session, pending=dataclasses.replace(req, refresh=True))
         self.say(loading_label(req).replace("loading", "Re-fetching", 1))
         self._start_loading()
 
@@ -102,30 +108,28 @@ class DayLoading:
         if req is None or pending is not None:
             return False
         self._topic_after_load = topic
-        self.session.pending = req
+        self.session = dataclasses.replace(self.session, pending=req)
         self.say(f"Topic: {topic.name}: {loading_label(req)}")
         self._start_loading()
         return True
 
     # -- the thread and its outcome ---------------------------------------------------------
 
-    def _load_in_thread(self) -> None:
-        """Fetch the day the session is waiting for (its own store: one per thread)."""
-        from paperterm.sources.loader import load_day_at
-
-        req = self.session.pending
-        assert req is not None
-        try:
-            day = load_day_at(req, self.session.open_store)
-        except Exception as exc:
-            with contextlib.suppress(Exception):
-                self.call_from_thread(self._load_failed, f"could not load the day: {exc}")
-            return
+    def _on_day_event(self, event: DayEvent) -> None:
+        """In the fetch's thread: its outcome, handed to the UI thread."""
         with contextlib.suppress(Exception):  # the reader may have quit meanwhile
-            self.call_from_thread(self._day_loaded, day)
+            self.call_from_thread(self._day_event, event)
+
+    def _day_event(self, event: DayEvent) -> None:
+        from paperterm.services.days import DayLoaded
+
+        if isinstance(event, DayLoaded):
+            self._day_loaded(event.day)
+        else:
+            self._load_failed(event.error)
 
     def _load_failed(self, message: str) -> None:
-        self.session.pending = None
+        self.session = dataclasses.replace(self.session, pending=None)
         self.say(message, "error")
         day = self.session.day
         if day.source == "loading":  # the empty screen says so instead of "loading…"
@@ -142,17 +146,16 @@ class DayLoading:
     def _day_loaded(self, day: Day) -> None:
         if self.quitting:
             return
-        req = self.session.pending
+        s = self.session
+        req = s.pending
         topic, self._topic_after_load = self._topic_after_load, None
-        if topic is not None:  # a topic switch: that topic
-            self.session.topic = topic
-        said = set(self.session.day.notices)  # said when the shown day came
-        if self.session.day.source == "loading":  # what start-up had to say still stands
-            day.notices[:0] = [n for n in self.session.day.notices if n not in day.notices]
-        if req is not None:
-            self.session.request = dataclasses.replace(req, refresh=False)
-        self.session.day = day
-        self.session.pending = None
+        said = set(s.day.notices)  # said when the shown day came
+        if s.day.source == "loading":  # what start-up had to say still stands
+            day.notices[:0] = [n for n in s.day.notices if n not in day.notices]
+        self.session = dataclasses.replace(
+            s, day=day, pending=None,
+            topic=s.topic if topic is None else topic,  # a topic switch: that topic
+            request=s.request if req is None else dataclasses.replace(req, refresh=False))
         gc.unfreeze()  # what start-up froze (app.py) includes the screen replaced here
         self.switch_screen(DayScreen(self.session, autoscore=self.autoscore))
         for note in dict.fromkeys(day.notices):  # what this load has to say (the sample

@@ -1,4 +1,5 @@
-"""The body of the LLM scoring worker thread: runs the scoring facade, reports by messages.
+"""The body of the LLM scoring worker thread: runs the score-a-day service
+(`services.scoring`), posting its events as the day screen's typed messages.
 
 Runs in a Textual thread worker, after the list is on screen: only here are the scoring
 engine and litellm imported.
@@ -7,19 +8,19 @@ engine and litellm imported.
 from __future__ import annotations
 
 import contextlib
-import copy
 import threading
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 from textual.message_pump import MessagePump
-from textual.worker import get_current_worker
+from textual.worker import Worker, get_current_worker
 
 from paperterm.models import Paper, Topic
-from paperterm.scoring.types import RunSummary, Score, ScoringSettings
+from paperterm.scoring.types import ScoringSettings
 from paperterm.tui.messages import ScoresArrived, ScoringFailed, ScoringFinished, ScoringProgress
 
 if TYPE_CHECKING:
+    from paperterm.services.scoring import ScoringEvent
     from paperterm.store import StoreFactory
 
 
@@ -43,61 +44,27 @@ def score_in_thread(
     papers `--prefilter` sends are scored; the others arrive at once with local scores.
     `fresh` forces a rescore (cached scores are not used).
     """
-    from paperterm.scoring import ScoringError, run_scoring
+    from paperterm.services import scoring as service
 
     worker = get_current_worker()
 
-    def post(message: Message) -> None:
+    def post(event: service.ScoringEvent) -> None:
+        message = _as_message(worker, event)
         with contextlib.suppress(RuntimeError):  # the app's event loop has closed
             target.post_message(message)
 
-    def on_scores(scores: list[Score]) -> None:
-        post(ScoresArrived(worker, list(scores)))
-
-    def on_progress(summary: RunSummary) -> None:
-        post(ScoringProgress(worker, copy.copy(summary)))  # the engine keeps counting on
-
-    held: list[Score] = []
-    extras = None
-    try:
-        if prefilter_day is not None and settings.prefilter:
-            papers, held, extras = _prefilter(papers, topic, settings, open_store,
-                                              *prefilter_day)
-            if held:
-                on_scores(held)
-        summary = run_scoring(papers, topic, settings, open_store=open_store,
-                              on_scores=on_scores, on_progress=on_progress, cancel=cancel,
-                              day=day, fresh=fresh)
-        if held:
-            from paperterm.scoring.prefilter import estimate_saved
-
-            estimate_saved(summary, held, prefilter_day[1] if prefilter_day else papers)
-        if extras:
-            summary.notices.append(extras)
-    except ScoringError as exc:
-        post(ScoringFailed(worker, str(exc)))
-        return
-    except Exception as exc:  # never a traceback in the reader
-        post(ScoringFailed(worker, f"scoring failed: {type(exc).__name__}: {exc}"))
-        return
-    post(ScoringFinished(worker, summary))
+    service.score_day(papers, topic, settings, open_store=open_store, on_event=post, day=day,
+                      whole_day=prefilter_day, cancel=cancel, fresh=fresh)
 
 
-def _prefilter(papers: list[Paper], topic: Topic, settings: ScoringSettings,
-               open_store: StoreFactory,
-               day_key: str, day: list[Paper],
-               ) -> tuple[list[Paper], list[Score], str | None]:
-    """Which of `papers` (not yet scored) `--prefilter` sends, judged against the whole day,
-    the local scores of those it holds back, and what it sent beyond the top part."""
-    from paperterm.scoring.prefilter import extras_notice, prefilter_day
-    from paperterm.store import open_or_unavailable
+def _as_message(worker: Worker[Any], event: ScoringEvent) -> Message:
+    """The service's event as the typed message the day screen handles."""
+    from paperterm.services import scoring as service
 
-    # no cache: the split is made without stars and cached scores
-    store = open_or_unavailable(open_store)
-    try:
-        split = prefilter_day(store, day_key, day, topic, settings.prefilter, settings.model)
-    finally:
-        store.close()
-    todo = {p.id for p in papers}
-    return ([p for p in split.send if p.id in todo],
-            [s for s in split.held if s.paper_id in todo], extras_notice(split))
+    if isinstance(event, service.ScoresArrived):
+        return ScoresArrived(worker, event.scores)
+    if isinstance(event, service.ScoringProgress):
+        return ScoringProgress(worker, event.summary)
+    if isinstance(event, service.ScoringFinished):
+        return ScoringFinished(worker, event.summary)
+    return ScoringFailed(worker, event.error)

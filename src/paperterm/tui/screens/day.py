@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, ClassVar, cast
 from textual import events, on
 from textual.actions import SkipAction
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.command import SimpleCommand
 from textual.css.query import NoMatches
 from textual.message import Message
@@ -61,7 +61,7 @@ class DayScreen(LiveScoring, PaperActions, LibraryActions, SummaryActions, Triag
                 EnrichActions, FollowActions, DayNavigation, SortActions, Screen[None]):
     """The paper list, the preview, the header line and the search box for one day."""
 
-    BINDINGS: ClassVar[list[Binding]] = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         *bindings(APP_KEYS),
         # priority: handled in typing order, so a key typed right after esc (q) sees the list
         Binding("escape", "clear_search", "Clear filter", show=False, id="clear_search",
@@ -359,7 +359,9 @@ class DayScreen(LiveScoring, PaperActions, LibraryActions, SummaryActions, Triag
             return
         self.cancel_scoring()
         self._rescore_next = []
-        self.topic = self.session.topic = self._with_follows(topic)  # kept by later days
+        self.topic = self._with_follows(topic)
+        self.session = replace(self.session, topic=self.topic)
+        self.reader.session = replace(self.reader.session, topic=self.topic)  # later days
         self._mark_followed()
         self.summary = None
         self._pending_scores.clear()

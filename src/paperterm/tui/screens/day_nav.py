@@ -6,13 +6,12 @@ background (offline: the reader says it is not cached and stays where it is)."""
 from __future__ import annotations
 
 import contextlib
-import threading
 from dataclasses import replace
 from datetime import timedelta
 from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label
@@ -22,6 +21,7 @@ from paperterm.sources.calendar import eastern_today
 
 if TYPE_CHECKING:
     from paperterm.models import Day
+    from paperterm.services.days import DayEvent
     from paperterm.session import Session
     from paperterm.sources.loader import LoadRequest
     from paperterm.tui.app import PapertermApp
@@ -47,7 +47,7 @@ class JumpDialog(ModalScreen[str | None]):
     #jump-box { width: 64; max-width: 100%; height: auto; border: round $primary;
                 background: $surface; padding: 0 1; }
     """
-    BINDINGS: ClassVar[list[Binding]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="jump-box"):
@@ -68,8 +68,9 @@ class DayNavigation:
     session: Session
     autoscore: bool
 
-    @property
-    def reader(self) -> PapertermApp: ...  # provided by DayScreen
+    if TYPE_CHECKING:  # DayScreen's read-only property
+        @property
+        def reader(self) -> PapertermApp: ...
 
     # -- the keys ---------------------------------------------------------------------------
 
@@ -136,7 +137,9 @@ class DayNavigation:
     # -- opening a day ----------------------------------------------------------------------
 
     def open_day(self, req: LoadRequest, notice: str | None = None) -> None:
-        """Show the day `req` loads: at once from the cache, else fetched in the background."""
+        """Show the day `req` loads: at once from the cache, else fetched in the background
+        (the load-a-day service, `services.days`)."""
+        from paperterm.services import days
         from paperterm.sources import loader
 
         reader = self.reader
@@ -144,44 +147,42 @@ class DayNavigation:
             reader.say("Already loading…", timeout=3)
             return
         store = reader.store
-        if store.available and loader.loads_without_network(req, store):
+        if store.available:
             try:
-                day = loader.load_day(req, store)
+                day = days.cached_day(req, store)
             except (loader.LoadError, OSError) as exc:
                 reader.say(str(exc), "error")
                 return
-            self._show(req, day, notice)
-            return
-        reader.session.pending = req
+            if day is not None:
+                self._show(req, day, notice)
+                return
+        reader.session = replace(reader.session, pending=req)
         reader.say(loader.loading_label(req), timeout=5)
-        threading.Thread(target=self._fetch, args=(req, notice), name="paperterm-day",
-                         daemon=True).start()
 
-    def _fetch(self, req: LoadRequest, notice: str | None) -> None:
-        """In a thread (its own store): load the day, then show it on the UI thread."""
-        from paperterm.sources.loader import load_day_at
+        def arrived(event: days.DayEvent) -> None:  # in the fetch's thread
+            with contextlib.suppress(Exception):  # the reader may have quit meanwhile
+                reader.call_from_thread(self._arrived, event, notice)
 
-        reader = self.reader
-        try:
-            day = load_day_at(req, self.session.open_store)
-        except Exception as exc:
-            with contextlib.suppress(Exception):
-                reader.call_from_thread(self._failed, f"could not load the day: {exc}")
-            return
-        with contextlib.suppress(Exception):  # the reader may have quit meanwhile
-            reader.call_from_thread(self._show, req, day, notice)
+        days.fetch_in_background(req, self.session.open_store, arrived)
+
+    def _arrived(self, event: DayEvent, notice: str | None) -> None:
+        from paperterm.services.days import DayLoaded
+
+        if isinstance(event, DayLoaded):
+            self._show(event.request, event.day, notice)
+        else:
+            self._failed(event.error)
 
     def _failed(self, message: str) -> None:
-        self.reader.session.pending = None
+        self.reader.session = replace(self.reader.session, pending=None)
         self.reader.say(message, "error")
 
     def _show(self, req: LoadRequest, day: Day, notice: str | None) -> None:
         reader = self.reader
-        s = reader.session
-        s.pending = None
+        reader.session = replace(reader.session, pending=None)
         if reader.quitting:
             return
-        s.day, s.request = day, req
+        s = reader.session = replace(reader.session, day=day, request=req)
         while not isinstance(reader.screen, DayNavigation) and len(reader.screen_stack) > 1:
             reader.pop_screen()
         reader.switch_screen(type(self)(s, autoscore=self.autoscore))  # type: ignore[call-arg]

@@ -24,8 +24,11 @@ class EnrichActions:
     session: Session
     entries: list[Entry]
     by_id: dict[str, Entry]
-    reader: PapertermApp
-    table: PaperTable
+    if TYPE_CHECKING:  # DayScreen's read-only properties
+        @property
+        def reader(self) -> PapertermApp: ...
+        @property
+        def table(self) -> PaperTable: ...
     app: App[int]
 
     if TYPE_CHECKING:

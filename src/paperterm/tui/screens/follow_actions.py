@@ -10,7 +10,7 @@ from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
-from paperterm.follows import Followed, clean_author, following, merged, name_key
+from paperterm.follows import Followed, clean_author, merged, name_key, with_follows
 from paperterm.models import Topic
 from paperterm.session import Session
 from paperterm.tui.text import one_line
@@ -28,22 +28,22 @@ class FollowActions:
     session: Session
     topic: Topic
     entries: list[Entry]
-    current: Entry | None
-    reader: PapertermApp
-    table: PaperTable
-    preview: Preview
+    if TYPE_CHECKING:  # DayScreen's read-only properties
+        @property
+        def current(self) -> Entry | None: ...
+        @property
+        def reader(self) -> PapertermApp: ...
+        @property
+        def table(self) -> PaperTable: ...
+        @property
+        def preview(self) -> Preview: ...
     app: App[int]
     _refilter: Callable[..., None]
     _score_locally: Callable[..., None]
 
     def _with_follows(self, topic: Topic) -> Topic:
         """`topic` following the config's authors and those followed in the reader."""
-        store = self.reader.store
-        try:
-            stored = store.marks.followed_authors()
-        except Exception:  # an unreadable table only loses the reader's follows
-            stored = []
-        return following(topic, self.session.config.follow, stored)
+        return with_follows(topic, self.session.config.follow, self.reader.store)
 
     def _start_following(self) -> None:
         """At start: the topic follows every followed author; their papers are marked."""

@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, ClassVar, cast
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, Label, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
-from paperterm.store import SearchHit, Selection
+from paperterm.store import SearchHit
 from paperterm.store.fts import HIT_CLOSE, HIT_OPEN
 from paperterm.tui.bib_actions import BibOptions, bibtex_clipping, save_papers
 from paperterm.tui.text import tex
@@ -44,7 +44,7 @@ def highlighted(snippet: str) -> Text:
 class LibraryScreen(Screen[None]):
     """`mode`: "search" (a query box), "starred" (the reading list) or "similar"."""
 
-    BINDINGS: ClassVar[list[Binding]] = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", show=True),
         Binding("asterisk", "star", "Star", show=True),
         Binding("n", "note", "Note/tags", show=True),
@@ -87,17 +87,16 @@ class LibraryScreen(Screen[None]):
     # -- results --------------------------------------------------------------------------
 
     def _find(self) -> list[SearchHit]:
-        store = self.reader.store
-        topic_fp = self.reader.session.topic.fingerprint
-        if self.mode == "starred":
-            return [SearchHit(p, day, p.abstract[:300], 0.0)
-                    for p, day in store.library.library_papers(Selection(starred=True))]
-        if self.mode == "similar" and self.paper_id:
-            from paperterm.similar import similar_papers
+        from paperterm.services import library
 
-            return similar_papers(store, self.paper_id, limit=LIMIT, topic_fp=topic_fp)
+        store = self.reader.store
+        topic, settings = self.reader.session.topic, self.reader.session.settings
+        if self.mode == "starred":
+            return library.starred(store, topic, settings)[0]
+        if self.mode == "similar" and self.paper_id:
+            return library.similar(store, self.paper_id, topic, settings, limit=LIMIT)[0]
         query = self.query_one("#library-query", Input).value
-        return store.library.search(query, limit=LIMIT, topic_fp=topic_fp)
+        return library.search(store, query, topic, settings, limit=LIMIT)[0]
 
     def refresh_results(self) -> None:
         self.hits = self._find()
@@ -163,7 +162,8 @@ class LibraryScreen(Screen[None]):
         h, store = self.current, self.reader.store
         if h is None:
             return
-        store.marks.set_starred(h.paper.id, h.paper.id not in self.starred)
+        store.marks.set_starred(h.paper.id, h.paper.id not in self.starred,
+                                topic=self.reader.session.topic.name)
         keep = self.query_one(OptionList).highlighted
         self.refresh_results()
         if keep is not None and self.hits:
@@ -178,8 +178,9 @@ class LibraryScreen(Screen[None]):
         if h is None:
             return
         outcome = save_papers([h.paper], self.reader.session.bib_path, self._options())
-        if not outcome.error and outcome.in_file:
-            self.reader.store.marks.mark_saved(outcome.in_file, outcome.path)
+        if not outcome.error and outcome.in_file and outcome.path:
+            self.reader.store.marks.mark_saved(outcome.in_file, outcome.path,
+                                               topic=self.reader.session.topic.name)
         self.reader.say(outcome.message, "error" if outcome.error else "information")
 
     def action_copy(self) -> None:
@@ -209,7 +210,7 @@ class LibraryScreen(Screen[None]):
 class NoteEditor(ModalScreen[bool]):
     """A multi-line note and comma-separated tags for one paper; ctrl+s saves, esc cancels."""
 
-    BINDINGS: ClassVar[list[Binding]] = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save", "Save", show=True, priority=True),
         Binding("escape", "cancel", "Cancel", show=True),
     ]

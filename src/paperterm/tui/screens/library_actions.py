@@ -16,9 +16,12 @@ if TYPE_CHECKING:
 
 
 class LibraryActions:
-    current: Entry | None
     app: App[int]
-    preview: Preview
+    if TYPE_CHECKING:  # DayScreen's read-only properties
+        @property
+        def current(self) -> Entry | None: ...
+        @property
+        def preview(self) -> Preview: ...
 
     def load_annotations(self, entries: Mapping[str, Entry]) -> None:
         """The user's notes and tags on these papers, from the store (for the preview)."""

@@ -7,7 +7,7 @@ applies the outcome to the list and the store, and says it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from paperterm.listing import Entry
@@ -31,16 +31,20 @@ class PaperActions:
     session: Session
     entries: list[Entry]
     by_id: dict[str, Entry]
-    reader: PapertermApp
-    table: PaperTable
-    current: Entry | None
+    if TYPE_CHECKING:  # DayScreen's read-only properties
+        @property
+        def reader(self) -> PapertermApp: ...
+        @property
+        def table(self) -> PaperTable: ...
+        @property
+        def current(self) -> Entry | None: ...
     app: App[int]
     topic: Topic
     relearn: Callable[[], None]
 
     if TYPE_CHECKING:  # provided by Triage (declared only: a stub here would shadow it)
         def marks_changed(self) -> None: ...
-        def mark_seen(self, entries: list[Entry]) -> int: ...
+        def mark_seen(self, entries: Iterable[Entry]) -> int: ...
 
     def action_toggle_star(self) -> None:
         """Star (and so mark seen) or unstar the paper."""
@@ -48,9 +52,9 @@ class PaperActions:
         if e is None:
             return
         e.starred = not e.starred
-        pid, starred = e.id, e.starred
+        pid, starred, topic = e.id, e.starred, self.topic.name
         self.reader.write_store(f"the star of {pid}",
-                                lambda store: store.marks.set_starred(pid, starred))
+                                lambda store: store.marks.set_starred(pid, starred, topic=topic))
         if not (starred and self.mark_seen([e])):
             self.marks_changed()
         self.relearn()  # stars are what the local ranking learns from
@@ -113,10 +117,10 @@ class PaperActions:
         if outcome.error:
             self.reader.say(outcome.message, "error", timeout=12)
             return
-        if outcome.in_file:
-            in_file, path = list(outcome.in_file), outcome.path
-            self.reader.write_store("the saved marks",
-                                    lambda store: store.marks.mark_saved(in_file, path))
+        if outcome.in_file and outcome.path is not None:
+            in_file, path, topic = list(outcome.in_file), outcome.path, self.topic.name
+            self.reader.write_store(
+                "the saved marks", lambda store: store.marks.mark_saved(in_file, path, topic=topic))
         for pid, key in outcome.in_file:
             e = self.by_id.get(pid)
             if e is not None:

@@ -12,8 +12,9 @@ import contextlib
 import threading
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
+from textual.message_pump import MessagePump
 from textual.timer import Timer
 from textual.worker import Worker
 
@@ -62,9 +63,13 @@ class LiveScoring:
     summary: RunSummary | None
     scorer_label: str
     shown: list[Entry]
-    reader: PapertermApp
-    table: PaperTable
-    preview: Preview
+    if TYPE_CHECKING:  # DayScreen's read-only properties
+        @property
+        def reader(self) -> PapertermApp: ...
+        @property
+        def table(self) -> PaperTable: ...
+        @property
+        def preview(self) -> Preview: ...
     _notices: list[tuple[str, str]]
     _refilter: Callable[..., None]
     _show_header: Callable[[], None]
@@ -78,7 +83,9 @@ class LiveScoring:
     _flush_timer: Timer | None = None
     _rescore_next: list[Paper]  # `r` during a run: scored when it ends
     _rank_generation: int = 0  # the local ranking whose result counts (a newer one wins)
-    alive: bool  # composed, attached and the app not quitting (DayScreen's property)
+    if TYPE_CHECKING:  # DayScreen's read-only properties
+        @property
+        def alive(self) -> bool: ...  # composed, attached and the app not quitting
 
     # -- starting and stopping runs ----------------------------------------------------------
 
@@ -93,8 +100,7 @@ class LiveScoring:
         """Local scores: the learned blend from the cache for this day, topic and what the
         user taught it; else keyword scores (cached, or computed at once for a small day)
         now and the blend from a worker thread (which loads the embedding model)."""
-        from paperterm.scoring import cached_local_scores
-        from paperterm.scoring.blend_cache import cached_blend, training_examples
+        from paperterm.scoring.local import rank_locally
 
         # on the first starts only, then it is known; once per run (a loading screen, or a
         # cached day, is followed by the fetched day's screen)
@@ -105,14 +111,14 @@ class LiveScoring:
                             exit_on_error=False)
         papers = [e.paper for e in self.entries]
         store, label = self.reader.store, self.session.day.label
-        scores = cached_blend(store, label, papers, self.topic,
-                              training_examples(store, self.topic))
+        scores = rank_locally(store, papers, self.topic, day=label, compute=False)
         if scores is not None:
             set_scores(self.by_id, scores, "local")
             self.scorer_label = "local scorer"
             return
         small = len(papers) <= self.INLINE_LOCAL_MAX
-        scores = cached_local_scores(store, label, papers, self.topic, compute=small)
+        scores = rank_locally(store, papers, self.topic, day=label, keywords_only=True,
+                              compute=small)
         if scores is not None:
             set_scores(self.by_id, scores, "local")
             self.scorer_label = "local scorer"
@@ -135,18 +141,17 @@ class LiveScoring:
 
     def _rank_in_thread(self, papers: list[Paper], topic: Topic, generation: int,
                         keywords_first: bool) -> None:
-        from paperterm.scoring import cached_local_scores
-        from paperterm.scoring.blend import learned_local_scores
+        from paperterm.scoring.local import rank_locally
         from paperterm.store import open_or_unavailable
 
         store = open_or_unavailable(self.session.open_store)  # none: the scores still come
         label = self.session.day.label
         try:
             if keywords_first:
-                keywords = cached_local_scores(store, label, papers, topic)
+                keywords = rank_locally(store, papers, topic, day=label, keywords_only=True)
                 with contextlib.suppress(Exception):  # the app may have quit meanwhile
                     self.reader.call_from_thread(self._ranked, topic, keywords, generation)
-            scores = learned_local_scores(store, label, papers, topic)
+            scores = rank_locally(store, papers, topic, day=label)
         finally:
             store.close()
         with contextlib.suppress(Exception):
@@ -167,14 +172,14 @@ class LiveScoring:
     def _rank_provisionally(self, why: str) -> None:
         """The papers the model did not score keep a local score, labelled provisional, so
         the list stays ranked (now for a small day, else from a worker thread)."""
-        from paperterm.scoring import cached_local_scores
+        from paperterm.scoring.local import rank_locally
 
         if not any(e.status in PROVISIONAL and e.relevance is None for e in self.entries):
             return
         self.scorer_label = f"local scorer, provisional ({why})"
         papers = [e.paper for e in self.entries]
-        scores = cached_local_scores(self.reader.store, self.session.day.label, papers,
-                                     self.topic, compute=len(papers) <= self.INLINE_LOCAL_MAX)
+        scores = rank_locally(self.reader.store, papers, self.topic, day=self.session.day.label,
+                              keywords_only=True, compute=len(papers) <= self.INLINE_LOCAL_MAX)
         if scores is not None:
             self._provisional(self.topic, scores)
             return
@@ -182,12 +187,13 @@ class LiveScoring:
                         name="ranking", group="ranking", thread=True, exit_on_error=False)
 
     def _provisional_in_thread(self, papers: list[Paper], topic: Topic) -> None:
-        from paperterm.scoring import cached_local_scores
+        from paperterm.scoring.local import rank_locally
         from paperterm.store import open_or_unavailable
 
         store = open_or_unavailable(self.session.open_store)  # none: the scores still come
         try:
-            scores = cached_local_scores(store, self.session.day.label, papers, topic)
+            scores = rank_locally(store, papers, topic, day=self.session.day.label,
+                                  keywords_only=True)
         finally:
             store.close()
         with contextlib.suppress(Exception):  # the app may have quit meanwhile
@@ -248,8 +254,9 @@ class LiveScoring:
         day = s.day.day.isoformat() if s.day.day else None
         whole = (s.day.label, [e.paper for e in self.entries]) if prefilter else None
         self._worker = self.run_worker(
-            partial(score_in_thread, self, papers, self.topic, s.settings, s.open_store,
-                    self._cancel, day, whole, fresh),
+            # mixed into DayScreen: a Screen, so a MessagePump
+            partial(score_in_thread, cast(MessagePump, self), papers, self.topic, s.settings,
+                    s.open_store, self._cancel, day, whole, fresh),
             name="scoring", group="scoring", thread=True, exit_on_error=False,
         )
 

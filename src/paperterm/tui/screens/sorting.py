@@ -19,9 +19,13 @@ class SortActions:
     SORT_NOTICE_DELAY: float  # the day screen says how long a burst lasts
     sort_key: str
     reverse: bool
-    table: PaperTable
-    reader: PapertermApp
-    alive: bool
+    if TYPE_CHECKING:  # DayScreen's read-only properties
+        @property
+        def table(self) -> PaperTable: ...
+        @property
+        def reader(self) -> PapertermApp: ...
+        @property
+        def alive(self) -> bool: ...
     _sort_notice_timer: Timer | None
 
     if TYPE_CHECKING:
@@ -33,7 +37,7 @@ class SortActions:
         if key == self.sort_key:
             self.reverse = reverse
         else:
-            self.set_reactive(type(self).reverse, reverse)  # type: ignore[attr-defined]
+            self.set_reactive(type(self).reverse, reverse)
             self.sort_key = key
 
     def action_cycle_sort(self) -> None:

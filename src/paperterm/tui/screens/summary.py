@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
@@ -37,8 +37,11 @@ class SummaryActions:
     """The day screen's summary key."""
 
     session: Session
-    current: Entry | None
-    reader: PapertermApp
+    if TYPE_CHECKING:  # DayScreen's read-only properties
+        @property
+        def current(self) -> Entry | None: ...
+        @property
+        def reader(self) -> PapertermApp: ...
     app: App[int]
 
     def action_summarize(self) -> None:
@@ -61,7 +64,7 @@ class SummaryScreen(ModalScreen[None]):
     #summary-title { text-style: bold; margin-bottom: 1; }
     #summary-foot { color: $text-muted; margin-top: 1; }
     """
-    BINDINGS: ClassVar[list[Binding]] = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,a", "close", "Close", id="summary_close"),
     ]
 

@@ -15,6 +15,7 @@ from paperterm.listing import Entry
 from paperterm.tui.paper_list import PaperTable
 
 if TYPE_CHECKING:
+    from paperterm.models import Topic
     from paperterm.tui.app import PapertermApp
     from paperterm.tui.preview import Preview
 
@@ -25,11 +26,16 @@ class Triage:
     # provided by DayScreen
     entries: list[Entry]
     shown: list[Entry]
-    reader: PapertermApp
-    table: PaperTable
-    preview: Preview
+    if TYPE_CHECKING:  # DayScreen's read-only properties
+        @property
+        def reader(self) -> PapertermApp: ...
+        @property
+        def table(self) -> PaperTable: ...
+        @property
+        def preview(self) -> Preview: ...
     _pending_seen: set[str]
     _under_cursor: Entry | None
+    topic: Topic
 
     if TYPE_CHECKING:
         def _show_header(self) -> None: ...
@@ -63,7 +69,9 @@ class Triage:
         if not self._pending_seen:
             return
         ids, self._pending_seen = sorted(self._pending_seen), set()
-        self.reader.write_store("the seen marks", lambda store: store.marks.mark_seen(ids))
+        topic = self.topic.name  # what was read under this topic teaches it
+        self.reader.write_store("the seen marks",
+                                lambda store: store.marks.mark_seen(ids, topic=topic))
 
     def _jump_unseen(self, step: int) -> None:
         table = self.table
