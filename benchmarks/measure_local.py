@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 from paperterm.models import Paper
+from paperterm.store import Store
 from paperterm.topics import builtin_topics
 
 
@@ -31,7 +32,7 @@ def load_day(path: Path) -> list[Paper]:
     return papers
 
 
-def score(scorer: str, papers: list[Paper], topic) -> list:
+def score(scorer: str, papers: list[Paper], topic, store: Store) -> list:
     from paperterm.scoring.local.blend import background, blend, closeness, reference_papers
     from paperterm.scoring.local.keywords import scores_and_exclusions
     from paperterm.scoring.local.semantic import paper_embeddings
@@ -42,7 +43,7 @@ def score(scorer: str, papers: list[Paper], topic) -> list:
     if scorer == "bm25":
         return bm25
 
-    close = closeness(paper_embeddings(None, papers), topic, background())
+    close = closeness(paper_embeddings(store, papers), topic, background(store))
     if scorer == "blend":
         return blend(pairs, close)
     from dataclasses import replace
@@ -66,12 +67,13 @@ def main(argv: list[str]) -> int:
                          "rank fusion of the two (for comparison)")
     args = ap.parse_args(argv)
     topics = builtin_topics()
+    no_cache = Store.unavailable("measured without a cache")  # empty: embeds every day
     print("day        topic            n  >=8  >=5  top-tie  desc-only>=7  ms")
     for path in args.days:
         papers = load_day(path)
         for name, topic in sorted(topics.items()):
             t0 = time.perf_counter()
-            scores = score(args.scorer, papers, topic)
+            scores = score(args.scorer, papers, topic, no_cache)
             ms = (time.perf_counter() - t0) * 1000
             rels = [s.relevance or 0 for s in scores]
             fine = [getattr(s, "fine", None) or 0.0 for s in scores]

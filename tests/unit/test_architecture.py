@@ -1,7 +1,7 @@
 """The shape issue 19 asks for, read from the source with `ast` (without importing it): few
 base classes, no import circle (type-only imports included), the App class named only in
-tui/app.py, at most two `call_from_thread`, Textual's private API only in tui/compat.py, and
-the layer contracts in pyproject.toml covering every module.
+tui/app.py, at most two `call_from_thread`, Textual's private API only in tui/compat.py, no
+store that may be None, and the layer contracts in pyproject.toml covering every module.
 
 A check that fails until another part of issue 19 lands is marked xfail(strict=True): once
 it passes, the unexpected pass fails the suite and the mark has to go."""
@@ -212,6 +212,52 @@ def test_textual_private_api_only_in_tui_compat():
                                   offenders)
 
 
+# -- (f) a store is never None -------------------------------------------------------------
+
+STORE_TYPES = frozenset({"Store", "Papers", "Marks", "ScoreCache", "Library", "Enrichment",
+                         "Deliveries", "ZoteroRecords", "HealthCheck"})
+
+
+def _union(node: ast.expr) -> list[ast.expr]:
+    """The members of a type (`A | B | None`, `Optional[A]`; a quoted one parsed)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        node = ast.parse(node.value, mode="eval").body
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return _union(node.left) + _union(node.right)
+    if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)
+            and node.value.id == "Optional"):
+        return [*_union(node.slice), ast.Constant(None)]
+    return [node]
+
+
+def optional_stores(code: Code) -> list[str]:
+    """Each parameter typed as a store or repository that may be None (`Store | None`,
+    `Optional[Store]`) and each `... store is (not) None` check: a stand-in
+    (`Store.unavailable`) takes None's place."""
+    found = []
+    for file, body in code.values():
+        for node in _walk(body):
+            if isinstance(node, ast.arg) and node.annotation is not None:
+                members = _union(node.annotation)
+                if (any(isinstance(m, ast.Constant) and m.value is None for m in members)
+                        and any(isinstance(m, ast.Name) and m.id in STORE_TYPES
+                                for m in members)):
+                    found.append(f"{_where(file, node)}: {node.arg}: "
+                                 f"{ast.unparse(node.annotation)}")
+            elif (isinstance(node, ast.Compare) and len(node.ops) == 1
+                  and isinstance(node.ops[0], (ast.Is, ast.IsNot))
+                  and isinstance(node.comparators[0], ast.Constant)
+                  and node.comparators[0].value is None
+                  and ast.unparse(node.left).rpartition(".")[2].lstrip("_") == "store"):
+                found.append(f"{_where(file, node)}: {ast.unparse(node)}")
+    return found
+
+
+def test_no_store_may_be_none():
+    offenders = optional_stores(ALL)
+    assert not offenders, _report("stores that may be None", offenders)
+
+
 # -- the layer contracts cover every module ------------------------------------------------
 
 def test_the_domain_contract_names_every_domain_module():
@@ -290,3 +336,13 @@ def test_textual_private_uses_are_found_outside_compat_only():
         "tui__x.py:8: super()._ours",
         "tui__x.py:9: self.app._refresh_filter",
     ]
+
+
+def test_optional_stores_finds_optional_annotations_and_none_checks():
+    code = _code(a="def f(store: Store | None, s: 'Optional[ScoreCache]', ok: Store,\n"
+                   "      other: int | None, load: Callable[[Store], int] | None) -> None:\n"
+                   "    if store is None or self._store is not None or cache is None:\n"
+                   "        pass\n")
+    assert optional_stores(code) == ["a.py:1: store: Store | None",
+                                     "a.py:1: s: 'Optional[ScoreCache]'",
+                                     "a.py:3: store is None", "a.py:3: self._store is not None"]

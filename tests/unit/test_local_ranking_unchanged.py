@@ -42,12 +42,14 @@ def _rows(scores) -> list[list[object]]:  # type: ignore[no-untyped-def]
 def _rankings(tmp_path: Path) -> dict[str, list[list[object]]]:
     papers = _papers()
     moe = resolve_topic("moe", Config()).topic
-    out = {f"keywords/{name}": _rows(rank_locally(None, papers, topic, day=KEY,
+    no_cache = Store.unavailable("ranked without a cache")
+    out = {f"keywords/{name}": _rows(rank_locally(no_cache, papers, topic, day=KEY,
                                                    keywords_only=True))
            for name, topic in sorted(builtin_topics().items())}
     followed = replace(moe, follow=(papers[7].authors[0], papers[40].authors[-1]))
-    out["keywords/moe+follow"] = _rows(rank_locally(None, papers, followed, day=KEY,
+    out["keywords/moe+follow"] = _rows(rank_locally(no_cache, papers, followed, day=KEY,
                                                     keywords_only=True))
+    no_cache.close()
     store = Store.open(tmp_path / "db.sqlite3")
     try:
         store.papers.save_day("cs.AI+cs.LG", date(2026, 3, 2), papers, source="rss")

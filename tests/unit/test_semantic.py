@@ -23,6 +23,14 @@ def store(db):
     s.close()
 
 
+@pytest.fixture
+def no_cache():
+    """An empty in-memory stand-in: nothing cached to find, nothing kept after the test."""
+    s = Store.unavailable("ranked without a cache")
+    yield s
+    s.close()
+
+
 def test_the_model_loads_offline_from_the_installed_package(monkeypatch):
     # the default call would try to download a tokenizer; any network use fails here
     import socket
@@ -67,21 +75,22 @@ def _paper(pid: str, title: str, abstract: str) -> Paper:
     return Paper(pid, 1, title, ("A. Author",), abstract, ("cs.LG",), "cs.LG")
 
 
-def test_closeness_is_calibrated_against_a_fixed_background_not_the_day(day, topic):
-    bg = background()
-    vectors = semantic.paper_embeddings(None, day)
+def test_closeness_is_calibrated_against_a_fixed_background_not_the_day(no_cache, day, topic):
+    bg = background(no_cache)
+    vectors = semantic.paper_embeddings(no_cache, day)
     alone = closeness(vectors[:5], topic, bg)
     among_all = closeness(vectors, topic, bg)[:5]
     assert np.allclose(alone, among_all)
     assert float(among_all.min()) >= 0 and float(closeness(vectors, topic, bg).max()) <= 1
 
 
-def test_the_blend_lifts_on_topic_papers_without_keywords_and_ranks_by_it(day, topic):
+def test_the_blend_lifts_on_topic_papers_without_keywords_and_ranks_by_it(no_cache, day,
+                                                                          topic):
     off_topic = _paper("x2", "Crop yields in dry regions",
                        "We survey farmers about irrigation and harvest timing in dry regions.")
     papers = [*day, off_topic]
     pairs = local.scores_and_exclusions(papers, topic)
-    close = closeness(semantic.paper_embeddings(None, papers), topic, background())
+    close = closeness(semantic.paper_embeddings(no_cache, papers), topic, background(no_cache))
     scores = {s.paper_id: s for s in blend(pairs, close)}
     titles = {p.title: p.id for p in papers}
     # linear attention, no keyword of the topic: the keywords alone gave 1
@@ -110,10 +119,10 @@ def test_blended_scores_are_keyed_by_the_embedding_model():
     assert EMBEDDING_MODEL == semantic.MODEL_KEY
 
 
-def test_a_blended_value_does_not_depend_on_the_rest_of_the_day(day, topic):
+def test_a_blended_value_does_not_depend_on_the_rest_of_the_day(no_cache, day, topic):
     alone = {s.paper_id: s for p in day[:30]
-             for s in rank_locally(None, [p], topic, day="x")}
-    together = {s.paper_id: s for s in rank_locally(None, day, topic, day="x")}
+             for s in rank_locally(no_cache, [p], topic, day="x")}
+    together = {s.paper_id: s for s in rank_locally(no_cache, day, topic, day="x")}
     for pid, s in alone.items():
         assert (s.relevance, s.reason) == (together[pid].relevance, together[pid].reason)
         assert s.fine == pytest.approx(together[pid].fine, abs=1e-6)

@@ -189,7 +189,7 @@ def estimate_saved(summary: RunSummary, held: Sequence[Score], papers: Sequence[
     summary.saved_cost = None if per_token is None else tokens * per_token
 
 
-def prefilter_day(store: Store | None, day_key: str, papers: Sequence[Paper], topic: Topic,
+def prefilter_day(store: Store, day_key: str, papers: Sequence[Paper], topic: Topic,
                   value: float, model: str) -> Split:
     """`split_day` with what the store knows: the day's local scores (cached), the papers
     with a cached score from `model` (sent: they cost nothing) and the user's positives."""
@@ -200,10 +200,9 @@ def prefilter_day(store: Store | None, day_key: str, papers: Sequence[Paper], to
     local = rank_locally(store, papers, topic, day=day_key, keywords_only=True) or []
     keep: frozenset[str] = frozenset()
     positives: list[Positive] = []
-    if store is not None:
-        try:
-            keep = frozenset(cached_results(store.scores, ScoringTask(topic), papers, model))
-            positives = stored_positives(store, topic.name)
-        except Exception:  # an unreadable cache only sends fewer extras
-            pass
+    try:
+        keep = frozenset(cached_results(store.scores, ScoringTask(topic), papers, model))
+        positives = stored_positives(store, topic.name)
+    except Exception:  # an unreadable cache only sends fewer extras
+        pass
     return split_day(papers, local, value, topic, positives, keep)

@@ -21,12 +21,14 @@ if TYPE_CHECKING:
 __all__ = ["rank_locally"]
 
 
-def rank_locally(store: Store | None, papers: Sequence[Paper], topic: Topic, *,
+def rank_locally(store: Store, papers: Sequence[Paper], topic: Topic, *,
                  day: str | None = None, keywords_only: bool = False,
                  compute: bool = True) -> list[Score] | None:
     """The local scores of `papers` for `topic` (one per paper, same order; relevance 1-10
     with its fine score, status "scored").
 
+    `store`: where the ranking and the embeddings are cached and what the user taught it is
+    read; an empty stand-in (`Store.unavailable`) ranks without a cache.
     `day`: the day's key: the ranking is cached for it (and read from the cache when there).
     None: papers of any days (a search, the starred list): nothing cached, every value
     measured against the fixed reference, as the blend's always are.
@@ -51,7 +53,7 @@ def rank_locally(store: Store | None, papers: Sequence[Paper], topic: Topic, *,
     return scores
 
 
-def _keywords(store: Store | None, day: str, papers: Sequence[Paper], topic: Topic,
+def _keywords(store: Store, day: str, papers: Sequence[Paper], topic: Topic,
               compute: bool) -> list[Score] | None:
     scores = cache.cached(store, day, papers, topic, keywords.SCORER_VERSION)
     if scores is not None or not compute:
@@ -61,7 +63,7 @@ def _keywords(store: Store | None, day: str, papers: Sequence[Paper], topic: Top
     return scores
 
 
-def _any_day(store: Store | None, papers: Sequence[Paper], topic: Topic,
+def _any_day(store: Store, papers: Sequence[Paper], topic: Topic,
              keywords_only: bool) -> list[Score]:
     """The blend of papers of any days; keywords alone (or without the embedding model) the
     keyword scores, with how common a word is measured on the reference day."""

@@ -49,7 +49,7 @@ def reference_papers() -> list[Paper]:
         return _reference
 
 
-def background(store: Store | None = None) -> np.ndarray:
+def background(store: Store) -> np.ndarray:
     """Embeddings of the reference papers (cached in the store like any paper's, and in
     this process)."""
     global _background
@@ -103,7 +103,7 @@ _models: dict[tuple[object, ...], LearnedModel | None] = {}  # the last few trai
 _MODELS_MAX = 8
 
 
-def _trained(store: Store | None, examples: Sequence[Example],
+def _trained(store: Store, examples: Sequence[Example],
              bg: np.ndarray) -> LearnedModel | None:
     """The model of these examples, trained once per process for each set of them."""
     key = (id(bg), bg.shape, *((e.id, e.kind, e.title, e.abstract) for e in examples))
@@ -119,7 +119,7 @@ def _trained(store: Store | None, examples: Sequence[Example],
     return model
 
 
-def _learned(store: Store | None, examples: Sequence[Example], vectors: np.ndarray,
+def _learned(store: Store, examples: Sequence[Example], vectors: np.ndarray,
              ids: list[str], bg: np.ndarray) -> tuple[np.ndarray | None, list[str | None]]:
     if not examples:
         return None, []
@@ -133,7 +133,7 @@ def _learned(store: Store | None, examples: Sequence[Example], vectors: np.ndarr
     return lift, likes
 
 
-def blended(store: Store | None, papers: Sequence[Paper], topic: Topic,
+def blended(store: Store, papers: Sequence[Paper], topic: Topic,
             examples: Sequence[Example]) -> list[Score] | None:
     """The blend of `papers` (follows boosted), computed: loads the embedding model (call
     off the UI thread). None without the embedding model."""

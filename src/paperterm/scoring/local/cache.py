@@ -43,20 +43,16 @@ def blend_version(examples: Sequence[Example]) -> str:
             f"{examples_fingerprint(examples)}")
 
 
-def training_examples(store: Store | None, topic: Topic) -> list[Example]:
+def training_examples(store: Store, topic: Topic) -> list[Example]:
     """What the user taught the ranking for `topic` (none without a readable store)."""
-    if store is None:
-        return []
     with contextlib.suppress(Exception):
         return store.marks.training_examples(topic.name)
     return []
 
 
-def cached(store: Store | None, day: str, papers: Sequence[Paper], topic: Topic,
+def cached(store: Store, day: str, papers: Sequence[Paper], topic: Topic,
            version: str) -> list[Score] | None:
     """The cached scores of `papers` for this day, topic and scorer version, or None."""
-    if store is None:
-        return None
     rows = None
     with contextlib.suppress(Exception):  # an unreadable cache is only a slower start
         rows = store.scores.local_scores(day, local_key(topic), version, papers_fingerprint(papers))
@@ -65,10 +61,8 @@ def cached(store: Store | None, day: str, papers: Sequence[Paper], topic: Topic,
     return [Score(i, v, r, None, why, "scored", fine=f) for i, v, r, why, f in rows]
 
 
-def save(store: Store | None, day: str, papers: Sequence[Paper], topic: Topic, version: str,
+def save(store: Store, day: str, papers: Sequence[Paper], topic: Topic, version: str,
          scores: Sequence[Score]) -> None:
-    if store is None:
-        return
     with contextlib.suppress(Exception):  # not cached: computed again next time
         store.scores.save_local_scores(day, local_key(topic), version, papers_fingerprint(papers),
                                        [(s.paper_id, s.version, s.relevance or 1, s.reason,

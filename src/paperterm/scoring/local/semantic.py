@@ -77,7 +77,7 @@ def _fingerprint(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
 
 
-def paper_embeddings(store: Store | None, papers: Sequence[Paper]) -> np.ndarray | None:
+def paper_embeddings(store: Store, papers: Sequence[Paper]) -> np.ndarray | None:
     """One unit-length row per paper (same order): from the store's cache when the paper's
     text is unchanged, else embedded now and cached. None without the model. A store that
     cannot be read or written only makes this slower."""
@@ -87,9 +87,8 @@ def paper_embeddings(store: Store | None, papers: Sequence[Paper]) -> np.ndarray
     fps = [_fingerprint(t) for t in texts]
     out = np.zeros((len(papers), DIM), dtype=np.float32)
     cached: dict[str, tuple[str, bytes]] = {}
-    if store is not None:
-        with contextlib.suppress(Exception):
-            cached = store.scores.embeddings(MODEL_KEY, [p.id for p in papers])
+    with contextlib.suppress(Exception):
+        cached = store.scores.embeddings(MODEL_KEY, [p.id for p in papers])
     missing, unsaved = [], []
     for i, (p, fp) in enumerate(zip(papers, fps, strict=True)):
         hit = cached.get(p.id)
@@ -109,7 +108,7 @@ def paper_embeddings(store: Store | None, papers: Sequence[Paper]) -> np.ndarray
             _memory.clear()
         _memory.update((fps[i], fresh[k]) for k, i in enumerate(missing))
     to_save = sorted(missing + unsaved)
-    if to_save and store is not None:
+    if to_save:
         with contextlib.suppress(Exception):  # not cached: embedded again next time
             store.scores.save_embeddings(MODEL_KEY, [(papers[i].id, fps[i], out[i].tobytes())
                                                      for i in to_save])
