@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import partial
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import ClassVar
 
 from textual import events, on
 from textual.actions import SkipAction
@@ -39,6 +39,7 @@ from paperterm.textsearch import keyword_terms
 from paperterm.tui.entry_scores import clear_scores
 from paperterm.tui.footer import FittingFooter
 from paperterm.tui.header import HeaderInfo, TopBar
+from paperterm.tui.host import Reader, reader_of
 from paperterm.tui.keys import APP_KEYS, bindings
 from paperterm.tui.paper_list import ColumnHeader, PaperTable
 from paperterm.tui.preview import NO_MATCH, Preview
@@ -52,9 +53,6 @@ from paperterm.tui.screens.sorting import SortActions
 from paperterm.tui.screens.summary import SummaryActions
 from paperterm.tui.screens.triage import Triage
 from paperterm.tui.text import one_line
-
-if TYPE_CHECKING:
-    from paperterm.tui.app import PapertermApp
 
 
 class DayScreen(LiveScoring, PaperActions, LibraryActions, SummaryActions, Triage,
@@ -121,8 +119,8 @@ class DayScreen(LiveScoring, PaperActions, LibraryActions, SummaryActions, Triag
         self.query_one(Footer).compact = event.size.width < self.FOOTER_WIDE
 
     @property
-    def reader(self) -> PapertermApp:
-        return cast("PapertermApp", self.app)
+    def reader(self) -> Reader:
+        return reader_of(self.app)
 
     @property
     def table(self) -> PaperTable:

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from paperterm.models import Day
     from paperterm.session import Session
     from paperterm.sources.loader import LoadRequest
-    from paperterm.tui.app import PapertermApp
+    from paperterm.tui.host import Reader
 
 
 def base_request(session: Session) -> LoadRequest:
@@ -69,7 +69,7 @@ class DayNavigation:
     autoscore: bool
 
     @property
-    def reader(self) -> PapertermApp: ...  # provided by DayScreen
+    def reader(self) -> Reader: ...  # provided by DayScreen
 
     # -- the keys ---------------------------------------------------------------------------
 

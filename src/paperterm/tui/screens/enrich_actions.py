@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from textual.app import App
 
     from paperterm.store import Store
-    from paperterm.tui.app import PapertermApp
+    from paperterm.tui.host import Reader
     from paperterm.tui.paper_list import PaperTable
 
 
@@ -24,7 +24,7 @@ class EnrichActions:
     session: Session
     entries: list[Entry]
     by_id: dict[str, Entry]
-    reader: PapertermApp
+    reader: Reader
     table: PaperTable
     app: App[int]
 

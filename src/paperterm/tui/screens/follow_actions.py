@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from textual.app import App
 
     from paperterm.listing import Entry
-    from paperterm.tui.app import PapertermApp
+    from paperterm.tui.host import Reader
     from paperterm.tui.paper_list import PaperTable
     from paperterm.tui.preview import Preview
 
@@ -29,7 +29,7 @@ class FollowActions:
     topic: Topic
     entries: list[Entry]
     current: Entry | None
-    reader: PapertermApp
+    reader: Reader
     table: PaperTable
     preview: Preview
     app: App[int]

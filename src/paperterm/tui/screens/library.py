@@ -9,7 +9,7 @@ the result under the cursor: `*` star, `b` save to .bib, `c` copy BibTeX, `o`/`p
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -22,10 +22,8 @@ from textual.widgets.option_list import Option
 from paperterm.store import SearchHit, Selection
 from paperterm.store.fts import HIT_CLOSE, HIT_OPEN
 from paperterm.tui.bib_actions import BibOptions, bibtex_clipping, save_papers
+from paperterm.tui.host import Reader, reader_of
 from paperterm.tui.text import tex
-
-if TYPE_CHECKING:
-    from paperterm.tui.app import PapertermApp
 
 LIMIT = 200  # results shown
 
@@ -63,8 +61,8 @@ class LibraryScreen(Screen[None]):
         self.starred: set[str] = set()
 
     @property
-    def reader(self) -> PapertermApp:
-        return cast("PapertermApp", self.app)
+    def reader(self) -> Reader:
+        return reader_of(self.app)
 
     def compose(self) -> ComposeResult:
         yield Label(self._title(), id="library-title")
@@ -221,8 +219,8 @@ class NoteEditor(ModalScreen[bool]):
         self.paper_id = paper_id
 
     @property
-    def reader(self) -> PapertermApp:
-        return cast("PapertermApp", self.app)
+    def reader(self) -> Reader:
+        return reader_of(self.app)
 
     def compose(self) -> ComposeResult:
         store = self.reader.store

@@ -18,8 +18,8 @@ from paperterm.tui.text import one_line
 if TYPE_CHECKING:
     from textual.app import App
 
-    from paperterm.tui.app import PapertermApp
     from paperterm.tui.bib_actions import BibOptions
+    from paperterm.tui.host import Reader
     from paperterm.tui.paper_list import PaperTable
     from paperterm.tui.zotero_actions import ZoteroOutcome
 
@@ -31,7 +31,7 @@ class PaperActions:
     session: Session
     entries: list[Entry]
     by_id: dict[str, Entry]
-    reader: PapertermApp
+    reader: Reader
     table: PaperTable
     current: Entry | None
     app: App[int]

@@ -34,7 +34,7 @@ from paperterm.tui.messages import ScoresArrived, ScoringFailed, ScoringFinished
 from paperterm.tui.scoring_worker import score_in_thread
 
 if TYPE_CHECKING:
-    from paperterm.tui.app import PapertermApp
+    from paperterm.tui.host import Reader
     from paperterm.tui.paper_list import PaperTable
     from paperterm.tui.preview import Preview
 
@@ -62,7 +62,7 @@ class LiveScoring:
     summary: RunSummary | None
     scorer_label: str
     shown: list[Entry]
-    reader: PapertermApp
+    reader: Reader
     table: PaperTable
     preview: Preview
     _notices: list[tuple[str, str]]

@@ -9,7 +9,7 @@ from paperterm.listing import ENRICH_SORTS, SORT_KEYS, SORT_LABELS, sort_arrow
 if TYPE_CHECKING:
     from textual.timer import Timer
 
-    from paperterm.tui.app import PapertermApp
+    from paperterm.tui.host import Reader
     from paperterm.tui.paper_list import PaperTable
 
 
@@ -20,7 +20,7 @@ class SortActions:
     sort_key: str
     reverse: bool
     table: PaperTable
-    reader: PapertermApp
+    reader: Reader
     alive: bool
     _sort_notice_timer: Timer | None
 

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from textual.app import App
 
     from paperterm.listing import Entry
-    from paperterm.tui.app import PapertermApp
+    from paperterm.tui.host import Reader
 
 NEEDS_MODEL = ("Summaries need a model: start with --model PROVIDER/MODEL "
                "(e.g. openai/gpt-4o-mini) or set `model` in the config")
@@ -38,7 +38,7 @@ class SummaryActions:
 
     session: Session
     current: Entry | None
-    reader: PapertermApp
+    reader: Reader
     app: App[int]
 
     def action_summarize(self) -> None:

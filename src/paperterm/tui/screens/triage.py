@@ -15,7 +15,7 @@ from paperterm.listing import Entry
 from paperterm.tui.paper_list import PaperTable
 
 if TYPE_CHECKING:
-    from paperterm.tui.app import PapertermApp
+    from paperterm.tui.host import Reader
     from paperterm.tui.preview import Preview
 
 
@@ -25,7 +25,7 @@ class Triage:
     # provided by DayScreen
     entries: list[Entry]
     shown: list[Entry]
-    reader: PapertermApp
+    reader: Reader
     table: PaperTable
     preview: Preview
     _pending_seen: set[str]
