@@ -31,6 +31,7 @@ from paperterm.reader_state import remember_theme, remembered_theme
 from paperterm.session import Session
 from paperterm.theming import DEFAULT_THEME
 from paperterm.tui.commands import PapertermCommands
+from paperterm.tui.compat import push_result_callback, refresh_truecolor_filter
 from paperterm.tui.day_loading import DayLoading
 from paperterm.tui.help import HelpScreen
 from paperterm.tui.keys import check_keymap, effective_keys
@@ -95,7 +96,7 @@ class PapertermApp(DayLoading, App[int]):
         dark = self.current_theme.dark
         self.update_classes({f"-theme-{name}": True, "-dark-mode": dark, "-light-mode": not dark},
                             update=False)
-        self._refresh_truecolor_filter(self.ansi_theme)
+        refresh_truecolor_filter(self)
         self.stylesheet.set_variables(self.get_css_variables())  # made for the default theme
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
@@ -109,7 +110,7 @@ class PapertermApp(DayLoading, App[int]):
         self._open_store()
         screen = DayScreen(self.session, autoscore=self.autoscore)
         # as `push_screen` leaves it: `switch_screen` (another day) pops this callback
-        screen._push_result_callback(self, None)
+        push_result_callback(screen, self)
         return screen
 
     def pop_screen(self) -> AwaitComplete:
