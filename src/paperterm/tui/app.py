@@ -27,14 +27,16 @@ from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES, ThemeProvider
 from textual.widgets import Input
 
+from paperterm.models import Topic
 from paperterm.reader_state import remember_theme, remembered_theme
 from paperterm.session import Session
 from paperterm.theming import DEFAULT_THEME
 from paperterm.tui.commands import PapertermCommands
 from paperterm.tui.compat import push_result_callback, refresh_truecolor_filter
-from paperterm.tui.day_loading import DayLoading
+from paperterm.tui.day_loading import DayLoader
 from paperterm.tui.help import HelpScreen
 from paperterm.tui.keys import check_keymap, effective_keys
+from paperterm.tui.messages import DayFetched, DayFetchFailed
 from paperterm.tui.palette import SafeCommandPalette
 from paperterm.tui.screens.day import DayScreen
 from paperterm.tui.store_writes import Op, StoreWrites
@@ -47,7 +49,7 @@ if TYPE_CHECKING:
     from paperterm.store import Store
 
 
-class PapertermApp(DayLoading, App[int]):
+class PapertermApp(App[int]):
     """paperterm's reader. `PapertermApp(session).run()` or `run_tui(session)`."""
 
     CSS_PATH = Path(__file__).with_name("app.tcss")
@@ -65,6 +67,7 @@ class PapertermApp(DayLoading, App[int]):
         self._retry_timer: Timer | None = None
         self.quitting = False  # set by `q`: every later key and click is ignored
         self.hints_given: set[str] = set()  # once per run, whatever day screens follow
+        self.loader = DayLoader(self, self, autoscore=autoscore)  # days loaded meanwhile
         self.keymap, key_problems = check_keymap(dict(session.config.keys))
         keys, problems = effective_keys(self.keymap)
         key_problems += problems
@@ -129,7 +132,7 @@ class PapertermApp(DayLoading, App[int]):
 
                 self.say(loading_label(self.session.pending).replace("loading", "Re-fetching",
                                                                      1))
-            self._start_loading()
+            self.loader.start()
 
     def on_day_screen_ready(self, message: DayScreen.Ready) -> None:
         for text, severity in [*self.startup_notices, *message.notices]:
@@ -137,6 +140,22 @@ class PapertermApp(DayLoading, App[int]):
         self.startup_notices = []
         if not gc.isenabled():  # turned off for start-up (cli/reader.py): on after the paint
             self.call_after_refresh(_collect_from_now_on)
+
+    # -- loading a day in the background (see day_loading.DayLoader) ---------------------
+
+    def action_refresh_day(self) -> None:
+        """R: fetch today's announcement again (in the background; the list stays usable)."""
+        self.loader.refresh_day()
+
+    def reload_for_topic(self, topic: Topic) -> bool:
+        """Load the shown day for `topic`'s categories in the background; False: it stays."""
+        return self.loader.reload_for_topic(topic)
+
+    def on_day_fetched(self, message: DayFetched) -> None:
+        self.loader.fetched(message)
+
+    def on_day_fetch_failed(self, message: DayFetchFailed) -> None:
+        self.loader.failed(message)
 
     # -- notices --------------------------------------------------------------------------
 

@@ -6,22 +6,25 @@ engine and litellm imported.
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import threading
 from pathlib import Path
 
-from textual.message import Message
-from textual.message_pump import MessagePump
-from textual.worker import get_current_worker
-
 from paperterm.models import Paper, Topic
 from paperterm.scoring.types import RunSummary, Score, ScoringSettings
-from paperterm.tui.messages import ScoresArrived, ScoringFailed, ScoringFinished, ScoringProgress
+from paperterm.tui.messages import (
+    ScoresArrived,
+    ScoringFailed,
+    ScoringFinished,
+    ScoringMessage,
+    ScoringProgress,
+)
+from paperterm.tui.workers import Target, current_job
+from paperterm.tui.workers import post as post_to
 
 
 def score_in_thread(
-    target: MessagePump,
+    target: Target,
     papers: list[Paper],
     topic: Topic,
     settings: ScoringSettings,
@@ -42,11 +45,10 @@ def score_in_thread(
     """
     from paperterm.scoring import ScoringError, run_scoring
 
-    worker = get_current_worker()
+    worker = current_job()
 
-    def post(message: Message) -> None:
-        with contextlib.suppress(RuntimeError):  # the app's event loop has closed
-            target.post_message(message)
+    def post(message: ScoringMessage) -> None:
+        post_to(target, message)
 
     def on_scores(scores: list[Score]) -> None:
         post(ScoresArrived(worker, list(scores)))

@@ -1,10 +1,12 @@
 """The day view: one loaded announcement as a sortable, filterable list with a preview.
 
-Sort and filter state are reactives (`sort_key`, `reverse`, `filters`): assigning one
-recomputes what shows and repaints the list and the header. The screen's two other parts
-are mixins: `LiveScoring` (screens/scoring.py) runs the scorers and keeps the reactives
-`scoring` and `summary` current, which repaint the header; `PaperActions`
-(screens/paper_actions.py) stars, marks, saves, copies and opens papers.
+What shows, in which order, and the marks are the day model's (`paperterm.daymodel`): the
+screen observes it and repaints the list and the header when it changes. The screen's parts
+are controllers it holds, each handed the screen as a `DayView` (screens/day_view.py):
+`ScoringController` runs the scorers, `PaperActions` stars, marks, saves, copies and opens
+papers, `Triage` keeps seen marks, `SortActions`, `Follows`, `Enrichment`, `LibraryActions`,
+`SummaryActions` and `DayNavigation` own their keys. Textual finds actions and message
+handlers on the screen: each `action_*` and `on_*` here hands over in one line.
 """
 
 from __future__ import annotations
@@ -22,41 +24,44 @@ from textual.css.query import NoMatches
 from textual.message import Message
 from textual.reactive import var
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widgets import Footer, Input
 
-from paperterm.listing import (
-    PROVISIONAL,
-    Entry,
-    FilterState,
-    make_entries,
-    view,
-)
+from paperterm.daymodel import DayChange, DayModel
+from paperterm.listing import PROVISIONAL, Entry, FilterState
 from paperterm.models import Topic
 from paperterm.scoring.types import RunSummary
 from paperterm.session import Session
 from paperterm.textsearch import keyword_terms
-from paperterm.tui.entry_scores import clear_scores
 from paperterm.tui.footer import FittingFooter
 from paperterm.tui.header import HeaderInfo, TopBar
 from paperterm.tui.host import Reader, reader_of
 from paperterm.tui.keys import APP_KEYS, bindings
+from paperterm.tui.messages import (
+    DayFetched,
+    DayFetchFailed,
+    EnrichmentDone,
+    LocalScores,
+    ScoresArrived,
+    ScoringFailed,
+    ScoringFinished,
+    ScoringProgress,
+    ZoteroDone,
+)
 from paperterm.tui.paper_list import ColumnHeader, PaperTable
 from paperterm.tui.preview import NO_MATCH, Preview
 from paperterm.tui.screens.day_nav import DayNavigation
-from paperterm.tui.screens.enrich_actions import EnrichActions
-from paperterm.tui.screens.follow_actions import FollowActions
+from paperterm.tui.screens.enrich_actions import Enrichment
+from paperterm.tui.screens.follow_actions import Follows
 from paperterm.tui.screens.library_actions import LibraryActions
 from paperterm.tui.screens.paper_actions import PaperActions
-from paperterm.tui.screens.scoring import ENABLE_LLM_HINT, LiveScoring
+from paperterm.tui.screens.scoring import ScoringController
 from paperterm.tui.screens.sorting import SortActions
 from paperterm.tui.screens.summary import SummaryActions
 from paperterm.tui.screens.triage import Triage
 from paperterm.tui.text import one_line
 
 
-class DayScreen(LiveScoring, PaperActions, LibraryActions, SummaryActions, Triage,
-                EnrichActions, FollowActions, DayNavigation, SortActions, Screen[None]):
+class DayScreen(Screen[None]):
     """The paper list, the preview, the header line and the search box for one day."""
 
     BINDINGS: ClassVar[list[Binding]] = [
@@ -72,9 +77,6 @@ class DayScreen(LiveScoring, PaperActions, LibraryActions, SummaryActions, Triag
     SORT_NOTICE_DELAY = 0.4  # sort keys pressed closer together than this give one notice
     FOOTER_WIDE = 130  # below this the footer drops its padding so every shown key fits
 
-    sort_key: var[str] = var("relevance", init=False)
-    reverse: var[bool] = var(False, init=False)
-    filters: var[FilterState] = var(FilterState, init=False)
     scoring: var[bool] = var(False, init=False)  # an LLM run is under way
     summary: var[RunSummary | None] = var(None, init=False, always_update=True)
 
@@ -90,17 +92,48 @@ class DayScreen(LiveScoring, PaperActions, LibraryActions, SummaryActions, Triag
         self.session = session
         self.topic: Topic = session.topic
         self.autoscore = autoscore
-        self.entries: list[Entry] = make_entries(session.day.papers, session.day.paper_days)
-        self.by_id: dict[str, Entry] = {e.id: e for e in self.entries}
-        self.categories = sorted({c for e in self.entries for c in e.paper.categories})
-        self.shown: list[Entry] = list(self.entries)
-        self.scorer_label = ""
-        self._notices: list[tuple[str, str]] = []  # said once, when the screen is up
-        self._pending_scores = []
-        self._rescore_next = []
-        self._pending_seen: set[str] = set()
-        self._under_cursor: Entry | None = None
-        self._sort_notice_timer: Timer | None = None
+        self.model = DayModel.of_papers(session.day.papers, session.day.paper_days)
+        self.notices: list[tuple[str, str]] = []  # said once, when the screen is up
+        self.scorer = ScoringController(self)
+        self.triage = Triage(self)
+        self.papers = PaperActions(self, self.triage, self.scorer)
+        self.library = LibraryActions(self)
+        self.summaries = SummaryActions(self)
+        self.enrichment = Enrichment(self)
+        self.follows = Follows(self, self.scorer)
+        self.days = DayNavigation(self, DayScreen)
+        self.sorting = SortActions(self, self.SORT_NOTICE_DELAY)
+        self._stop_observing = self.model.subscribe(self._model_changed)
+
+    # -- the model's state, read where the screen was asked before -------------------------
+
+    @property
+    def entries(self) -> list[Entry]:
+        return self.model.entries
+
+    @property
+    def by_id(self) -> dict[str, Entry]:
+        return self.model.by_id
+
+    @property
+    def shown(self) -> list[Entry]:
+        return self.model.shown
+
+    @property
+    def sort_key(self) -> str:
+        return self.model.sort_key
+
+    @property
+    def reverse(self) -> bool:
+        return self.model.reverse
+
+    @property
+    def filters(self) -> FilterState:
+        return self.model.filters
+
+    @property
+    def categories(self) -> list[str]:
+        return self.model.categories
 
     # -- layout -------------------------------------------------------------------------
 
@@ -144,71 +177,82 @@ class DayScreen(LiveScoring, PaperActions, LibraryActions, SummaryActions, Triag
         self.search.display = False
         self.preview.keep_expanded = self.session.config.expand_abstracts
         self._load_marks()
-        self._start_following()
-        self._start_scoring_on_launch()
-        self.start_enrichment()
-        self._refilter()
+        self.follows.start()
+        self.scorer.start_on_launch()
+        self.enrichment.start()
+        self.refilter()
         # focused now, before the first paint (Widget.focus defers it): a key typed as soon as
         # the list shows must reach it
         self.set_focus(self.table)
         self.set_interval(self.SEEN_FLUSH_INTERVAL, self.flush_seen)
-        self.post_message(self.Ready(self._notices))
+        self.post_message(self.Ready(self.notices))
 
     def on_unmount(self) -> None:
-        self.cancel_scoring()
+        self.scorer.cancel()
         self.flush_seen()
+        self._stop_observing()
 
     def _load_marks(self) -> None:
         """Seen, starred and saved marks from the store."""
         store = self.reader.store
         if store is None:
             return
-        for pid, st in store.states(self.by_id).items():
-            e = self.by_id.get(pid)
+        by_id = self.model.by_id
+        for pid, st in store.states(by_id).items():
+            e = by_id.get(pid)
             if e is not None:
                 e.seen, e.starred, e.saved, e.bib_key = st.seen, st.starred, st.saved, st.bib_key
-        self.show_signals(store)
-        self.load_annotations(self.by_id)
+        self.enrichment.show_signals(store)
+        self.library.load_annotations(by_id)
+
+    def flush_seen(self) -> None:
+        """Write the papers marked seen since the last flush to the store."""
+        self.triage.flush_seen()
 
     # -- what shows, in which order ---------------------------------------------------------
 
-    def watch_sort_key(self) -> None:
-        self._refilter(to_top=True)
-
-    def watch_reverse(self) -> None:
-        self._refilter(to_top=True)
-
-    def watch_filters(self) -> None:
-        self._refilter()
-
     def watch_scoring(self) -> None:
-        self._show_header()
+        self.show_header()
 
     def watch_summary(self) -> None:
-        self._show_header()
+        self.show_header()
 
     @property
     def alive(self) -> bool:
         """Composed and attached, and the app is not shutting down."""
         return self.is_attached and not self.reader.quitting and bool(self.children)
 
-    def _refilter(self, *, to_top: bool = False) -> None:
+    def refilter(self, *, to_top: bool = False) -> None:
         """Recompute which papers show, in which order. The cursor stays on its paper once
         the user has moved it; until then, and after an explicit re-rank (`to_top`: a sort
         change, a topic switch, a finished scoring run), the top of the ranking shows."""
+        if self.alive:
+            self.model.refilter(resorted=to_top)
+
+    def _model_changed(self, change: DayChange) -> None:
         if not self.alive:
             return
-        self.shown = view(self.entries, self.filters, self.sort_key, self.reverse)
+        if change.reordered:
+            self._show_list(to_top=change.resorted)
+        elif change.ids:
+            self.marks_changed()
+
+    def _show_list(self, *, to_top: bool) -> None:
         self.preview.empty_message = self._empty_message()
-        self.preview.set_terms(self.filters.terms(), keyword_terms(self.topic.keywords))
+        self.preview.set_terms(self.model.filters.terms(), keyword_terms(self.topic.keywords))
         table = self.table
         if to_top:
             table.moved_by_user = False
-        table.set_entries(self.shown, to_top=not table.moved_by_user)
-        self._show_header()
+        table.set_entries(self.model.shown, to_top=not table.moved_by_user)
+        self.show_header()
+
+    def marks_changed(self) -> None:
+        """Seen, star or mark flags changed in place: repaint the rows and the counts."""
+        self.table.refresh_entries()
+        self.show_header()
 
     def _empty_message(self) -> str:
-        if self.entries:
+        if self.model.entries:
             return NO_MATCH
         day = self.session.day
         if day.source == "loading":
@@ -219,13 +263,14 @@ class DayScreen(LiveScoring, PaperActions, LibraryActions, SummaryActions, Triag
     def show_loading(self) -> None:
         """Repaint what the screen says while its day loads (the app updates the label)."""
         if self.alive:
-            self._refilter()
+            self.refilter()
             self.preview.render_entry()
 
     def header_info(self) -> HeaderInfo:
         counts = {"queued": 0, "scored": 0, "cached": 0, "failed": 0, "unsent": 0,
                   "provisional": 0}
-        for e in self.entries:
+        model = self.model
+        for e in model.entries:
             if e.status in counts:
                 counts[e.status] += 1
             if e.status in PROVISIONAL and e.relevance is not None:
@@ -233,22 +278,23 @@ class DayScreen(LiveScoring, PaperActions, LibraryActions, SummaryActions, Triag
         day = self.session.day
         return HeaderInfo(
             topic=self.topic.name, day=day.label, flags=tuple(day.flags),
-            shown=len(self.shown), total=len(self.entries),
-            filters=tuple(self.filters.describe()), sort_key=self.sort_key,
-            reverse=self.reverse, scoring=self.scoring, summary=self.summary,
-            scorer=self.scorer_label, **counts, **self.triage_counts(),
+            shown=len(model.shown), total=len(model.entries),
+            filters=tuple(model.filters.describe()), sort_key=model.sort_key,
+            reverse=model.reverse, scoring=self.scoring, summary=self.summary,
+            scorer=model.scorer_label, **counts, **model.triage_counts(),
         )
 
-    def _show_header(self) -> None:
+    def show_header(self) -> None:
         try:
             self.query_one("#topbar", TopBar).info = self.header_info()
-            self.query_one("#columns", ColumnHeader).set_sort(self.sort_key, self.reverse)
+            self.query_one("#columns", ColumnHeader).set_sort(self.model.sort_key,
+                                                              self.model.reverse)
         except NoMatches:  # pragma: no cover - before compose, or during shutdown
             pass
 
     @on(ColumnHeader.SortClicked)
     def _sort_clicked(self, message: ColumnHeader.SortClicked) -> None:
-        self._sort(message.key, not self.reverse if message.key == self.sort_key else False)
+        self.sorting.clicked(message.key)
 
     def action_list_action(self, name: str) -> None:
         getattr(self.table, f"action_{name}")()
@@ -282,12 +328,19 @@ class DayScreen(LiveScoring, PaperActions, LibraryActions, SummaryActions, Triag
 
     def _index_for_search(self) -> None:
         """Build every paper's search words off the UI thread while the first word is typed."""
-        for e in list(self.entries):
+        for e in list(self.model.entries):
             e.search  # noqa: B018 - computed and kept on first access
+
+    def set_filters(self, filters: FilterState) -> None:
+        """Show what `filters` let through (the list repaints when they changed)."""
+        if self.alive:
+            self.model.set_filters(filters)
+        else:
+            self.model.filters = filters
 
     @on(Input.Changed, "#search")
     def _search_changed(self, event: Input.Changed) -> None:
-        self.filters = replace(self.filters, text=event.value)
+        self.set_filters(replace(self.model.filters, text=event.value))
 
     def action_submit_search(self) -> None:
         """enter in the search box: keep the filter, back to the list (at once, not deferred)."""
@@ -303,7 +356,7 @@ class DayScreen(LiveScoring, PaperActions, LibraryActions, SummaryActions, Triag
         search.display = False
         if search.value:
             search.value = ""
-        self.filters = replace(self.filters, text="")
+        self.set_filters(replace(self.model.filters, text=""))
         self.set_focus(self.table)
 
     def action_open_filters(self) -> None:
@@ -311,30 +364,17 @@ class DayScreen(LiveScoring, PaperActions, LibraryActions, SummaryActions, Triag
 
         def done(state: FilterState | None) -> None:
             if state is not None:
-                self.filters = replace(state, text=self.filters.text)
+                self.set_filters(replace(state, text=self.model.filters.text))
 
-        self.app.push_screen(FilterScreen(self.filters, self.categories), done)
+        self.app.push_screen(FilterScreen(self.model.filters, self.model.categories), done)
 
     # -- scoring and topic ------------------------------------------------------------------
 
     def action_rescore(self) -> None:
-        papers = [e.paper for e in self.shown]
-        if not papers:
-            return
-        if self.session.settings.use_llm and self.scoring:
-            self.rescore_later(papers)
-            return
-        if self.session.settings.use_llm:
-            self.autoscore = True
-            self._score_with_llm(papers, use_cache=True)
-            if not self.scoring:
-                self.reader.say("Every shown paper already has a score for this topic and "
-                                "model.")
-            self._refilter()
-        else:
-            self._score_locally(hint=False)
-            self._refilter()
-            self.reader.say(ENABLE_LLM_HINT, timeout=6)
+        self.scorer.rescore()
+
+    def action_force_rescore(self) -> None:
+        self.scorer.force_rescore()
 
     def action_pick_topic(self) -> None:
         from paperterm.config import ConfigError
@@ -357,19 +397,125 @@ class DayScreen(LiveScoring, PaperActions, LibraryActions, SummaryActions, Triag
         A topic read on other categories first loads this day for them (unless `same_day`)."""
         if not self.alive or (not same_day and self.reader.reload_for_topic(topic)):
             return
-        self.cancel_scoring()
-        self._rescore_next = []
-        self.topic = self.session.topic = self._with_follows(topic)  # kept by later days
-        self._mark_followed()
-        self.summary = None
-        self._pending_scores.clear()
-        clear_scores(self.entries)
-        if self.session.settings.use_llm:
-            self.autoscore = True
-            self._score_with_llm([e.paper for e in self.entries], use_cache=True,
-                                 prefilter=True)
-        else:
-            self._score_locally(hint=False)
-        self._refilter(to_top=True)
+        self.topic = self.session.topic = self.follows.with_follows(topic)  # kept by later days
+        self.follows.mark_followed()
+        self.scorer.switch_topic()
+        self.refilter(to_top=True)
         self.preview.render_entry()
         self.reader.say(f"Topic: {topic.name}", timeout=3)
+
+    def cancel_scoring(self) -> None:
+        """Stop the run under way; whatever it still sends is ignored."""
+        self.scorer.cancel()
+
+    # -- the workers' messages (each checked against the job that counts) --------------------
+
+    def on_scores_arrived(self, message: ScoresArrived) -> None:
+        self.scorer.on_scores_arrived(message)
+
+    def on_scoring_progress(self, message: ScoringProgress) -> None:
+        self.scorer.on_scoring_progress(message)
+
+    def on_scoring_failed(self, message: ScoringFailed) -> None:
+        self.scorer.on_scoring_failed(message)
+
+    def on_scoring_finished(self, message: ScoringFinished) -> None:
+        self.scorer.on_scoring_finished(message)
+
+    def on_local_scores(self, message: LocalScores) -> None:
+        self.scorer.on_local_scores(message)
+
+    def on_enrichment_done(self, message: EnrichmentDone) -> None:
+        self.enrichment.done(message)
+
+    def on_zotero_done(self, message: ZoteroDone) -> None:
+        self.papers.zotero_done(message)
+
+    def on_day_fetched(self, message: DayFetched) -> None:
+        self.days.fetched(message)
+
+    def on_day_fetch_failed(self, message: DayFetchFailed) -> None:
+        self.days.failed(message)
+
+    def on_paper_table_cursor_moved(self, message: PaperTable.CursorMoved) -> None:
+        self.triage.cursor_moved(message.table, message.entry)
+
+    def on_screen_resume(self) -> None:
+        self.library.resumed()
+
+    # -- the controllers' keys ------------------------------------------------------------
+
+    def action_cycle_sort(self) -> None:
+        self.sorting.cycle()
+
+    def action_reverse_sort(self) -> None:
+        self.sorting.reverse()
+
+    def action_toggle_star(self) -> None:
+        self.papers.toggle_star()
+
+    def action_not_interested(self) -> None:
+        self.papers.not_interested()
+
+    def action_toggle_mark(self) -> None:
+        self.papers.toggle_mark()
+
+    def action_clear_marks(self) -> None:
+        self.papers.clear_marks()
+
+    def action_save_bib(self) -> None:
+        self.papers.save_bib()
+
+    def action_copy_bibtex(self) -> None:
+        self.papers.copy_bibtex()
+
+    def action_export_as(self) -> None:
+        self.papers.export_as()
+
+    def action_send_zotero(self) -> None:
+        self.papers.send_zotero()
+
+    def action_open_abs(self) -> None:
+        self.papers.open_abs()
+
+    def action_open_pdf(self) -> None:
+        self.papers.open_pdf()
+
+    def action_next_unseen(self) -> None:
+        self.triage.next_unseen()
+
+    def action_prev_unseen(self) -> None:
+        self.triage.prev_unseen()
+
+    def action_seen_above(self) -> None:
+        self.triage.seen_above()
+
+    def action_library_search(self) -> None:
+        self.library.library_search()
+
+    def action_starred_view(self) -> None:
+        self.library.starred_view()
+
+    def action_similar(self) -> None:
+        self.library.similar()
+
+    def action_edit_note(self) -> None:
+        self.library.edit_note()
+
+    def action_follow_author(self) -> None:
+        self.follows.pick_author()
+
+    def action_summarize(self) -> None:
+        self.summaries.summarize()
+
+    def action_previous_day(self) -> None:
+        self.days.previous_day()
+
+    def action_next_day(self) -> None:
+        self.days.next_day()
+
+    def action_jump_day(self) -> None:
+        self.days.jump_day()
+
+    def action_this_week(self) -> None:
+        self.days.this_week()

@@ -1,30 +1,34 @@
-"""Day navigation in the reader, a mixin of `DayScreen`: `[` / `]` the previous / next
+"""Day navigation in the reader, a controller of the day screen: `[` / `]` the previous / next
 announcement day (weekends and known holidays skipped), `D` a date to jump to, `W` this
 week's papers with a day column. A cached day opens at once; a missing one is fetched in the
 background (offline: the reader says it is not cached and stays where it is)."""
 
 from __future__ import annotations
 
-import contextlib
 import threading
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import timedelta
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Label
 
 from paperterm.sources import daynav
 from paperterm.sources.calendar import eastern_today
+from paperterm.tui.messages import DayFetched, DayFetchFailed
+from paperterm.tui.workers import Target, current_job, post
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from paperterm.models import Day
     from paperterm.session import Session
     from paperterm.sources.loader import LoadRequest
-    from paperterm.tui.host import Reader
+    from paperterm.tui.screens.day_view import DayView
 
 
 def base_request(session: Session) -> LoadRequest:
@@ -65,35 +69,39 @@ class JumpDialog(ModalScreen[str | None]):
 
 
 class DayNavigation:
-    session: Session
-    autoscore: bool
+    """The day keys of the day screen (a controller it holds). `screen_class` makes the
+    screen of another day: `screen_class(session, autoscore=...)`."""
 
-    @property
-    def reader(self) -> Reader: ...  # provided by DayScreen
+    def __init__(self, view: DayView, screen_class: Callable[..., Screen[Any]]) -> None:
+        self.view = view
+        self.session = view.session
+        self.screen_class = screen_class
+        self._thread: threading.Thread | None = None  # the fetch whose day counts
 
     # -- the keys ---------------------------------------------------------------------------
 
-    def action_previous_day(self) -> None:
+    def previous_day(self) -> None:
         self._step(-1)
 
-    def action_next_day(self) -> None:
+    def next_day(self) -> None:
         self._step(1)
 
-    def action_jump_day(self) -> None:
+    def jump_day(self) -> None:
         def chosen(text: str | None) -> None:
             if text is not None and text.strip():
                 self.jump_to(text)
 
-        self.reader.push_screen(JumpDialog(), chosen)
+        self.view.app.push_screen(JumpDialog(), chosen)
 
-    def action_this_week(self) -> None:
+    def this_week(self) -> None:
         base = base_request(self.session)
         self.open_day(replace(base, since=daynav.week_start(eastern_today())))
 
     # -- where to go ------------------------------------------------------------------------
 
     def _step(self, step: int) -> None:
-        reader, store = self.reader, self.reader.store
+        reader = self.view.reader
+        store = reader.store
         today = eastern_today()
         current = self.session.day.day
         if current is None:  # a search or a multi-day view: [ goes to the latest day
@@ -116,7 +124,8 @@ class DayNavigation:
 
     def jump_to(self, text: str) -> None:
         """Open the announcement of a typed date (see daynav.parse_jump)."""
-        reader, store = self.reader, self.reader.store
+        reader = self.view.reader
+        store = reader.store
         today = eastern_today()
         try:
             day, notice = daynav.parse_jump(text, today)
@@ -139,7 +148,7 @@ class DayNavigation:
         """Show the day `req` loads: at once from the cache, else fetched in the background."""
         from paperterm.sources import loader
 
-        reader = self.reader
+        reader = self.view.reader
         if reader.session.pending is not None:
             reader.say("Already loading…", timeout=3)
             return
@@ -154,38 +163,48 @@ class DayNavigation:
             return
         reader.session.pending = req
         reader.say(loader.loading_label(req), timeout=5)
-        threading.Thread(target=self._fetch, args=(req, notice), name="paperterm-day",
-                         daemon=True).start()
+        # a daemon thread, not a Textual worker: `q` must not wait for a hanging network
+        self._thread = threading.Thread(
+            target=fetch_day, args=(self.view, req, self.session.db_path, notice),
+            name="paperterm-day", daemon=True)
+        self._thread.start()
 
-    def _fetch(self, req: LoadRequest, notice: str | None) -> None:
-        """In a thread (its own store): load the day, then show it on the UI thread."""
-        from paperterm.sources.loader import load_day_at
+    def fetched(self, message: DayFetched) -> None:
+        if message.worker is self._thread:
+            self._thread = None
+            self._show(message.req, message.day, message.notice)
 
-        reader = self.reader
-        try:
-            day = load_day_at(req, self.session.db_path)
-        except Exception as exc:
-            with contextlib.suppress(Exception):
-                reader.call_from_thread(self._failed, f"could not load the day: {exc}")
-            return
-        with contextlib.suppress(Exception):  # the reader may have quit meanwhile
-            reader.call_from_thread(self._show, req, day, notice)
-
-    def _failed(self, message: str) -> None:
-        self.reader.session.pending = None
-        self.reader.say(message, "error")
+    def failed(self, message: DayFetchFailed) -> None:
+        if message.worker is self._thread:
+            self._thread = None
+            self.view.reader.session.pending = None
+            self.view.reader.say(message.error, "error")
 
     def _show(self, req: LoadRequest, day: Day, notice: str | None) -> None:
-        reader = self.reader
+        reader, app = self.view.reader, self.view.app
         s = reader.session
         s.pending = None
         if reader.quitting:
             return
         s.day, s.request = day, req
-        while not isinstance(reader.screen, DayNavigation) and len(reader.screen_stack) > 1:
-            reader.pop_screen()
-        reader.switch_screen(type(self)(s, autoscore=self.autoscore))  # type: ignore[call-arg]
+        while not isinstance(app.screen, self.screen_class) and len(app.screen_stack) > 1:
+            app.pop_screen()
+        app.switch_screen(self.screen_class(s, autoscore=self.view.autoscore))
         for text in dict.fromkeys([notice, *day.notices]):
             if text:
                 reader.say(text, "warning", timeout=8)
 
+
+def fetch_day(target: Target, req: LoadRequest, db_path: Path,
+              notice: str | None = None) -> None:
+    """In a daemon thread (its own store): load the day `req` asks for and post it (or why
+    not) to `target`, as a message of this thread."""
+    from paperterm.sources.loader import load_day_at
+
+    job = current_job()
+    try:
+        day = load_day_at(req, db_path)
+    except Exception as exc:
+        post(target, DayFetchFailed(job, f"could not load the day: {exc}"))
+        return
+    post(target, DayFetched(job, req, day, notice))
