@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from textual.app import App
     from textual.message import Message
     from textual.timer import Timer
+    from textual.widget import Widget
     from textual.worker import Worker
 
     from paperterm.daymodel import DayModel
@@ -46,6 +47,8 @@ class DayView(Protocol):
     def current(self) -> Entry | None: ...
     @property
     def alive(self) -> bool: ...
+    @property
+    def focused(self) -> Widget | None: ...
 
     def refilter(self, *, to_top: bool = False) -> None:
         """Recompute what shows and repaint the list (`to_top`: show the ranking's top)."""

@@ -2,8 +2,9 @@
 "mark all above seen".
 
 `Triage` is a controller held by the day screen. A paper is seen once the user moved the
-cursor off it (it was in the preview), when it is starred or marked, or with "mark all above
-seen"; marks go through the day model (`apply_marks`), and seen marks are written to the
+cursor off it after it rested there while the list was being read (it was in the preview;
+not while a filter was typed in the search box), when it is starred or marked, or with "mark
+all above seen"; marks go through the day model (`apply_marks`), and seen marks are written to the
 store in batches (`flush_seen`) and when the screen closes.
 """
 
@@ -28,6 +29,7 @@ class Triage:
         self.model = view.model
         self._pending_seen: set[str] = set()  # seen since the last flush
         self._under_cursor: Entry | None = None
+        self._read = False  # the paper under the cursor was there while the list was read
 
     def mark_seen(self, entries: Iterable[Entry]) -> int:
         """Mark `entries` seen (written to the store with the next flush); how many were not."""
@@ -38,10 +40,14 @@ class Triage:
         return len(ids)
 
     def cursor_moved(self, table: PaperTable, entry: Entry | None) -> None:
-        """The preview follows the cursor; the paper the user moved off has been seen."""
+        """The preview follows the cursor; the paper the user moved off has been seen if it
+        was under the cursor while the list had the focus (not only while a filter was
+        being typed: each letter puts other papers under the cursor for a moment)."""
         self.view.preview.show(entry)
-        left, self._under_cursor = self._under_cursor, entry
-        if left is not None and left is not entry and table.moved_by_user:
+        reading = self.view.focused is table
+        left, was_read = self._under_cursor, self._read or reading
+        self._under_cursor, self._read = entry, reading
+        if left is not None and left is not entry and table.moved_by_user and was_read:
             self.mark_seen([left])
 
     def flush_seen(self) -> None:
