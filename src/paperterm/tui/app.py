@@ -46,6 +46,7 @@ from paperterm.tui.themes import register_themes, score_defaults
 if TYPE_CHECKING:
     from textual.timer import Timer
 
+    from paperterm.daymodel import MarkChangeLike
     from paperterm.store import Store
 
 
@@ -156,6 +157,22 @@ class PapertermApp(App[int]):
 
     def on_day_fetch_failed(self, message: DayFetchFailed) -> None:
         self.loader.failed(message)
+
+    # -- marks ----------------------------------------------------------------------------
+
+    def apply_marks(self, changes: Sequence[MarkChangeLike]) -> None:
+        """Marks changed on some screen (search, starred, similar, a note): every open day
+        shows them at once."""
+        for screen in self.screen_stack:
+            if isinstance(screen, DayScreen):
+                screen.model.apply_marks(changes)
+
+    def on_app_focus(self, event: events.AppFocus) -> None:
+        """Back in the reader: marks another program set meanwhile (a CLI run) show."""
+        if self.store is not None and not self.writes.pending:
+            for screen in self.screen_stack:
+                if isinstance(screen, DayScreen):
+                    screen.reload_marks()
 
     # -- notices --------------------------------------------------------------------------
 

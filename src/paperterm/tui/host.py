@@ -8,8 +8,11 @@ from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from textual.app import App
 
+    from paperterm.daymodel import MarkChangeLike
     from paperterm.models import Topic
     from paperterm.session import Session
     from paperterm.store import Store
@@ -30,6 +33,9 @@ class Reader(Protocol):
 
     def write_store(self, what: str, op: Op) -> None:
         """Run a store write now, or later while another program holds the lock."""
+
+    def apply_marks(self, changes: Sequence[MarkChangeLike]) -> None:
+        """Marks changed (on any screen): every open day shows them."""
 
     def reload_for_topic(self, topic: Topic) -> bool:
         """Load the shown day for `topic`'s categories in the background; False: it stays."""

@@ -26,7 +26,7 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer, Input
 
-from paperterm.daymodel import DayChange, DayModel
+from paperterm.daymodel import DayChange, DayModel, MarkChange
 from paperterm.listing import PROVISIONAL, Entry, FilterState
 from paperterm.models import Topic
 from paperterm.scoring.types import RunSummary
@@ -204,6 +204,29 @@ class DayScreen(Screen[None]):
                 e.seen, e.starred, e.saved, e.bib_key = st.seen, st.starred, st.saved, st.bib_key
         self.enrichment.show_signals(store)
         self.library.load_annotations(by_id)
+
+    def reload_marks(self) -> None:
+        """The marks as the store has them now (another program may have set some): the
+        ones that differ show. Seen marks are only ever added (this screen's own are
+        written first)."""
+        store = self.reader.store
+        if store is None or not self.alive:
+            return
+        self.flush_seen()
+        states = store.states(self.model.by_id)
+        changes = []
+        for e in self.model.entries:
+            st = states.get(e.id)
+            starred, saved = (st.starred, st.saved) if st is not None else (False, False)
+            if st is not None and st.seen and not e.seen:
+                changes.append(MarkChange((e.id,), "seen", True))
+            if starred != e.starred:
+                changes.append(MarkChange((e.id,), "starred", starred))
+            if saved != e.saved:
+                changes.append(MarkChange((e.id,), "saved", saved))
+                e.bib_key = st.bib_key if st is not None else None
+        self.model.apply_marks(changes)
+        self.library.load_annotations(self.model.by_id)
 
     def flush_seen(self) -> None:
         """Write the papers marked seen since the last flush to the store."""

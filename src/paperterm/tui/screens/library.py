@@ -19,6 +19,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, Label, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
+from paperterm.daymodel import MarkChange
 from paperterm.store import SearchHit, Selection
 from paperterm.store.fts import HIT_CLOSE, HIT_OPEN
 from paperterm.tui.bib_actions import BibOptions, bibtex_clipping, save_papers
@@ -160,14 +161,19 @@ class LibraryScreen(Screen[None]):
         self.dismiss(None)
 
     def action_star(self) -> None:
+        """Star or unstar the result under the cursor; it stays where it is (shown
+        unstarred in the Starred list until the list is opened again)."""
         h, store = self.current, self.reader.store
         if h is None or store is None:
             return
-        store.set_starred(h.paper.id, h.paper.id not in self.starred)
-        keep = self.query_one(OptionList).highlighted
-        self.refresh_results()
-        if keep is not None and self.hits:
-            self.query_one(OptionList).highlighted = min(keep, len(self.hits) - 1)
+        pid = h.paper.id
+        starred = pid not in self.starred
+        store.set_starred(pid, starred)
+        (self.starred.add if starred else self.starred.discard)(pid)
+        results = self.query_one("#library-results", OptionList)
+        if results.highlighted is not None:
+            results.replace_option_prompt_at_index(results.highlighted, self._row(h))
+        self.reader.apply_marks([MarkChange((pid,), "starred", starred)])
 
     def _options(self) -> BibOptions:
         s = self.reader.session
@@ -180,6 +186,8 @@ class LibraryScreen(Screen[None]):
         outcome = save_papers([h.paper], self.reader.session.bib_path, self._options())
         if not outcome.error and self.reader.store is not None and outcome.in_file:
             self.reader.store.mark_saved(outcome.in_file, outcome.path)
+            self.reader.apply_marks(
+                [MarkChange(tuple(pid for pid, _ in outcome.in_file), "saved", True)])
         self.reader.say(outcome.message, "error" if outcome.error else "information")
 
     def action_copy(self) -> None:
@@ -244,6 +252,9 @@ class NoteEditor(ModalScreen[bool]):
             return
         store.set_note(self.paper_id, self.query_one(TextArea).text)
         store.set_tags(self.paper_id, self.query_one("#note-tags", Input).value.split(","))
+        pid = self.paper_id
+        self.reader.apply_marks([MarkChange((pid,), "note", store.note(pid)),
+                                 MarkChange((pid,), "tags", tuple(store.tags([pid]).get(pid, [])))])
         self.reader.say(f"Note and tags saved for {self.paper_id}", timeout=3)
         self.dismiss(True)
 
