@@ -39,7 +39,9 @@ class MarkChangeLike(Protocol):
 
 
 try:  # the marks service's record, where it exists
-    from paperterm.services.marks import MarkChange  # type: ignore[import-not-found, import-untyped, unused-ignore]
+    from paperterm.services.marks import (  # type: ignore[import-not-found, import-untyped, unused-ignore]
+        MarkChange,
+    )
 except ImportError:  # pragma: no cover - until the marks service lands
 
     @dataclass(frozen=True)

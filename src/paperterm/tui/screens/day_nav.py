@@ -6,7 +6,6 @@ background (offline: the reader says it is not cached and stays where it is)."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
 from dataclasses import replace
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -72,7 +71,7 @@ class DayNavigation:
     """The day keys of the day screen (a controller it holds). `screen_class` makes the
     screen of another day: `screen_class(session, autoscore=...)`."""
 
-    def __init__(self, view: DayView, screen_class: Callable[..., Screen[Any]]) -> None:
+    def __init__(self, view: DayView, screen_class: type[Screen[Any]]) -> None:
         self.view = view
         self.session = view.session
         self.screen_class = screen_class
@@ -189,7 +188,8 @@ class DayNavigation:
         s.day, s.request = day, req
         while not isinstance(app.screen, self.screen_class) and len(app.screen_stack) > 1:
             app.pop_screen()
-        app.switch_screen(self.screen_class(s, autoscore=self.view.autoscore))
+        screen = self.screen_class(s, autoscore=self.view.autoscore)  # type: ignore[call-arg, arg-type]
+        app.switch_screen(screen)
         for text in dict.fromkeys([notice, *day.notices]):
             if text:
                 reader.say(text, "warning", timeout=8)

@@ -184,7 +184,8 @@ class LibraryScreen(Screen[None]):
         if h is None:
             return
         outcome = save_papers([h.paper], self.reader.session.bib_path, self._options())
-        if not outcome.error and self.reader.store is not None and outcome.in_file:
+        if (not outcome.error and self.reader.store is not None and outcome.in_file
+                and outcome.path is not None):
             self.reader.store.mark_saved(outcome.in_file, outcome.path)
             self.reader.apply_marks(
                 [MarkChange(tuple(pid for pid, _ in outcome.in_file), "saved", True)])

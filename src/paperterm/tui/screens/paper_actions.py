@@ -114,7 +114,7 @@ class PaperActions:
         if outcome.error:
             self._say(outcome.message, "error", timeout=12)
             return
-        if outcome.in_file:
+        if outcome.in_file and outcome.path is not None:
             in_file, path = list(outcome.in_file), outcome.path
             self.view.reader.write_store("the saved marks",
                                          lambda store: store.mark_saved(in_file, path))
