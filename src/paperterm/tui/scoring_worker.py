@@ -1,7 +1,8 @@
-"""The body of the LLM scoring worker thread: runs the scoring facade, reports by messages.
+"""The bodies of the scoring worker threads: the LLM run (the scoring facade) and the local
+rankings, each reporting by messages tagged with its worker.
 
-Runs in a Textual thread worker, after the list is on screen: only here are the scoring
-engine and litellm imported.
+They run in Textual thread workers, after the list is on screen: only here are the scoring
+engine and litellm imported. Each opens its own store (one per thread).
 """
 
 from __future__ import annotations
@@ -9,18 +10,19 @@ from __future__ import annotations
 import copy
 import threading
 from pathlib import Path
+from typing import Any
 
 from paperterm.models import Paper, Topic
 from paperterm.scoring.types import RunSummary, Score, ScoringSettings
 from paperterm.tui.messages import (
+    LocalScores,
     ScoresArrived,
     ScoringFailed,
     ScoringFinished,
     ScoringMessage,
     ScoringProgress,
 )
-from paperterm.tui.workers import Target, current_job
-from paperterm.tui.workers import post as post_to
+from paperterm.tui.workers import Target, current_job, post
 
 
 def score_in_thread(
@@ -47,14 +49,14 @@ def score_in_thread(
 
     worker = current_job()
 
-    def post(message: ScoringMessage) -> None:
-        post_to(target, message)
+    def send(message: ScoringMessage) -> None:
+        post(target, message)
 
     def on_scores(scores: list[Score]) -> None:
-        post(ScoresArrived(worker, list(scores)))
+        send(ScoresArrived(worker, list(scores)))
 
     def on_progress(summary: RunSummary) -> None:
-        post(ScoringProgress(worker, copy.copy(summary)))  # the engine keeps counting on
+        send(ScoringProgress(worker, copy.copy(summary)))  # the engine keeps counting on
 
     held: list[Score] = []
     extras = None
@@ -74,12 +76,12 @@ def score_in_thread(
         if extras:
             summary.notices.append(extras)
     except ScoringError as exc:
-        post(ScoringFailed(worker, str(exc)))
+        send(ScoringFailed(worker, str(exc)))
         return
     except Exception as exc:  # never a traceback in the reader
-        post(ScoringFailed(worker, f"scoring failed: {type(exc).__name__}: {exc}"))
+        send(ScoringFailed(worker, f"scoring failed: {type(exc).__name__}: {exc}"))
         return
-    post(ScoringFinished(worker, summary))
+    send(ScoringFinished(worker, summary))
 
 
 def _prefilter(papers: list[Paper], topic: Topic, settings: ScoringSettings, db_path: Path,
@@ -102,3 +104,50 @@ def _prefilter(papers: list[Paper], topic: Topic, settings: ScoringSettings, db_
     todo = {p.id for p in papers}
     return ([p for p in split.send if p.id in todo],
             [s for s in split.held if s.paper_id in todo], extras_notice(split))
+
+
+# -- local rankings ---------------------------------------------------------------------
+
+
+def _open_store(db_path: Path) -> Any:
+    from paperterm.store import Store
+
+    try:
+        return Store.open(db_path)
+    except Exception:  # no cache this time; the scores still come
+        return None
+
+
+def rank_in_thread(target: Target, papers: list[Paper], topic: Topic, db_path: Path,
+                   label: str, keywords_first: bool) -> None:
+    """The learned local ranking (keyword scores first, with `keywords_first`), posted to
+    `target` as `LocalScores` of this worker."""
+    from paperterm.scoring import cached_local_scores
+    from paperterm.scoring.blend import learned_local_scores
+
+    job = current_job()
+    store = _open_store(db_path)
+    try:
+        if keywords_first:
+            keywords = cached_local_scores(store, label, papers, topic)
+            post(target, LocalScores(job, topic, keywords))
+        scores = learned_local_scores(store, label, papers, topic)
+    finally:
+        if store is not None:
+            store.close()
+    post(target, LocalScores(job, topic, scores))
+
+
+def provisional_in_thread(target: Target, papers: list[Paper], topic: Topic, db_path: Path,
+                          label: str) -> None:
+    """Keyword scores to lay under the papers the model did not score."""
+    from paperterm.scoring import cached_local_scores
+
+    job = current_job()
+    store = _open_store(db_path)
+    try:
+        scores = cached_local_scores(store, label, papers, topic)
+    finally:
+        if store is not None:
+            store.close()
+    post(target, LocalScores(job, topic, scores, provisional=True))

@@ -4,29 +4,26 @@ What shows, in which order, and the marks are the day model's (`paperterm.daymod
 screen observes it and repaints the list and the header when it changes. The screen's parts
 are controllers it holds, each handed the screen as a `DayView` (screens/day_view.py):
 `ScoringController` runs the scorers, `PaperActions` stars, marks, saves, copies and opens
-papers, `Triage` keeps seen marks, `SortActions`, `Follows`, `Enrichment`, `LibraryActions`,
-`SummaryActions` and `DayNavigation` own their keys. Textual finds actions and message
-handlers on the screen: each `action_*` and `on_*` here hands over in one line.
+papers, `Triage` keeps seen marks, `Filtering`, `SortActions`, `TopicSwitch`, `Follows`,
+`Enrichment`, `LibraryActions`, `SummaryActions` and `DayNavigation` own their keys.
+Textual finds actions and message handlers on the screen: each `action_*` and `on_*` here
+hands over in one line (`day_view.action`, `day_view.handler`).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
-from functools import partial
 from typing import ClassVar
 
 from textual import events, on
-from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.command import SimpleCommand
 from textual.css.query import NoMatches
 from textual.message import Message
 from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer, Input
 
-from paperterm.daymodel import DayChange, DayModel, MarkChange
+from paperterm.daymodel import DayChange, DayModel
 from paperterm.listing import PROVISIONAL, Entry, FilterState
 from paperterm.models import Topic
 from paperterm.scoring.types import RunSummary
@@ -36,27 +33,19 @@ from paperterm.tui.footer import FittingFooter
 from paperterm.tui.header import HeaderInfo, TopBar
 from paperterm.tui.host import Reader, reader_of
 from paperterm.tui.keys import APP_KEYS, bindings
-from paperterm.tui.messages import (
-    DayFetched,
-    DayFetchFailed,
-    EnrichmentDone,
-    LocalScores,
-    ScoresArrived,
-    ScoringFailed,
-    ScoringFinished,
-    ScoringProgress,
-    ZoteroDone,
-)
 from paperterm.tui.paper_list import ColumnHeader, PaperTable
 from paperterm.tui.preview import NO_MATCH, Preview
 from paperterm.tui.screens.day_nav import DayNavigation
+from paperterm.tui.screens.day_view import action, handler
 from paperterm.tui.screens.enrich_actions import Enrichment
+from paperterm.tui.screens.filtering import Filtering
 from paperterm.tui.screens.follow_actions import Follows
 from paperterm.tui.screens.library_actions import LibraryActions
 from paperterm.tui.screens.paper_actions import PaperActions
 from paperterm.tui.screens.scoring import ScoringController
 from paperterm.tui.screens.sorting import SortActions
 from paperterm.tui.screens.summary import SummaryActions
+from paperterm.tui.screens.topics import TopicSwitch
 from paperterm.tui.screens.triage import Triage
 from paperterm.tui.text import one_line
 
@@ -103,6 +92,8 @@ class DayScreen(Screen[None]):
         self.follows = Follows(self, self.scorer)
         self.days = DayNavigation(self, DayScreen)
         self.sorting = SortActions(self, self.SORT_NOTICE_DELAY)
+        self.filtering = Filtering(self)
+        self.topics = TopicSwitch(self, self.follows, self.scorer)
         self._stop_observing = self.model.subscribe(self._model_changed)
 
     # -- the model's state, read where the screen was asked before -------------------------
@@ -130,10 +121,6 @@ class DayScreen(Screen[None]):
     @property
     def filters(self) -> FilterState:
         return self.model.filters
-
-    @property
-    def categories(self) -> list[str]:
-        return self.model.categories
 
     # -- layout -------------------------------------------------------------------------
 
@@ -206,27 +193,11 @@ class DayScreen(Screen[None]):
         self.library.load_annotations(by_id)
 
     def reload_marks(self) -> None:
-        """The marks as the store has them now (another program may have set some): the
-        ones that differ show. Seen marks are only ever added (this screen's own are
-        written first)."""
+        """The marks as the store has them now (another program may have set some)."""
         store = self.reader.store
-        if store is None or not self.alive:
-            return
-        self.flush_seen()
-        states = store.states(self.model.by_id)
-        changes = []
-        for e in self.model.entries:
-            st = states.get(e.id)
-            starred, saved = (st.starred, st.saved) if st is not None else (False, False)
-            if st is not None and st.seen and not e.seen:
-                changes.append(MarkChange((e.id,), "seen", True))
-            if starred != e.starred:
-                changes.append(MarkChange((e.id,), "starred", starred))
-            if saved != e.saved:
-                changes.append(MarkChange((e.id,), "saved", saved))
-                e.bib_key = st.bib_key if st is not None else None
-        self.model.apply_marks(changes)
-        self.library.load_annotations(self.model.by_id)
+        if store is not None and self.alive:
+            self.triage.reload(store)
+            self.library.load_annotations(self.model.by_id)
 
     def flush_seen(self) -> None:
         """Write the papers marked seen since the last flush to the store."""
@@ -337,95 +308,27 @@ class DayScreen(Screen[None]):
     def action_preview_up(self) -> None:
         self.preview.page(down=False)
 
-    # -- filters -------------------------------------------------------------------------------
-
-    def action_start_search(self) -> None:
-        if isinstance(self.focused, Input):  # a priority binding: "/" typed into a text box
-            self.focused.insert_text_at_cursor("/")
-            return
-        self.search.display = True
-        self.run_worker(self._index_for_search, thread=True, exclusive=True, group="index")
-        # focus now, not later (Widget.focus defers): keys typed right after "/" are queued
-        # already and must land in the search box, not trigger list bindings
-        self.set_focus(self.search)
-
-    def _index_for_search(self) -> None:
-        """Build every paper's search words off the UI thread while the first word is typed."""
-        for e in list(self.model.entries):
-            e.search  # noqa: B018 - computed and kept on first access
-
-    def set_filters(self, filters: FilterState) -> None:
-        """Show what `filters` let through (the list repaints when they changed)."""
-        if self.alive:
-            self.model.set_filters(filters)
-        else:
-            self.model.filters = filters
+    # -- filters (screens/filtering.py) -----------------------------------------------------
 
     @on(Input.Changed, "#search")
     def _search_changed(self, event: Input.Changed) -> None:
-        self.set_filters(replace(self.model.filters, text=event.value))
+        self.filtering.search_changed(event.value)
 
-    def action_submit_search(self) -> None:
-        """enter in the search box: keep the filter, back to the list (at once, not deferred)."""
-        search = self.search
-        if self.focused is not search:
-            raise SkipAction()
-        if not search.value.strip():
-            search.display = False
-        self.set_focus(self.table)
-
-    def action_clear_search(self) -> None:
-        search = self.search
-        search.display = False
-        if search.value:
-            search.value = ""
-        self.set_filters(replace(self.model.filters, text=""))
-        self.set_focus(self.table)
-
-    def action_open_filters(self) -> None:
-        from paperterm.tui.filters import FilterScreen  # on first use: not on the start path
-
-        def done(state: FilterState | None) -> None:
-            if state is not None:
-                self.set_filters(replace(state, text=self.model.filters.text))
-
-        self.app.push_screen(FilterScreen(self.model.filters, self.model.categories), done)
+    action_start_search = action("filtering", "start_search")
+    action_submit_search = action("filtering", "submit_search")
+    action_clear_search = action("filtering", "clear_search")
+    action_open_filters = action("filtering", "open_filters")
 
     # -- scoring and topic ------------------------------------------------------------------
 
-    def action_rescore(self) -> None:
-        self.scorer.rescore()
+    action_rescore = action("scorer", "rescore")
+    action_force_rescore = action("scorer", "force_rescore")
 
-    def action_force_rescore(self) -> None:
-        self.scorer.force_rescore()
-
-    def action_pick_topic(self) -> None:
-        from paperterm.config import ConfigError
-        from paperterm.topics import all_topics
-
-        try:
-            topics = all_topics(self.session.config)
-        except ConfigError as exc:
-            self.reader.say(str(exc), "error")
-            return
-        commands = [
-            SimpleCommand(one_line(name), partial(self.switch_topic, topic),
-                          one_line(topic.description)[:100])
-            for name, topic in sorted(topics.items())
-        ]
-        self.app.search_commands(commands, placeholder="Switch topic…")
+    action_pick_topic = action("topics", "pick")
 
     def switch_topic(self, topic: Topic, *, same_day: bool = False) -> None:
-        """Score the day against `topic` instead; the current run's late scores are dropped.
-        A topic read on other categories first loads this day for them (unless `same_day`)."""
-        if not self.alive or (not same_day and self.reader.reload_for_topic(topic)):
-            return
-        self.topic = self.session.topic = self.follows.with_follows(topic)  # kept by later days
-        self.follows.mark_followed()
-        self.scorer.switch_topic()
-        self.refilter(to_top=True)
-        self.preview.render_entry()
-        self.reader.say(f"Topic: {topic.name}", timeout=3)
+        """Score the day against `topic` instead (see topics.TopicSwitch)."""
+        self.topics.switch(topic, same_day=same_day)
 
     def cancel_scoring(self) -> None:
         """Stop the run under way; whatever it still sends is ignored."""
@@ -433,32 +336,15 @@ class DayScreen(Screen[None]):
 
     # -- the workers' messages (each checked against the job that counts) --------------------
 
-    def on_scores_arrived(self, message: ScoresArrived) -> None:
-        self.scorer.on_scores_arrived(message)
-
-    def on_scoring_progress(self, message: ScoringProgress) -> None:
-        self.scorer.on_scoring_progress(message)
-
-    def on_scoring_failed(self, message: ScoringFailed) -> None:
-        self.scorer.on_scoring_failed(message)
-
-    def on_scoring_finished(self, message: ScoringFinished) -> None:
-        self.scorer.on_scoring_finished(message)
-
-    def on_local_scores(self, message: LocalScores) -> None:
-        self.scorer.on_local_scores(message)
-
-    def on_enrichment_done(self, message: EnrichmentDone) -> None:
-        self.enrichment.done(message)
-
-    def on_zotero_done(self, message: ZoteroDone) -> None:
-        self.papers.zotero_done(message)
-
-    def on_day_fetched(self, message: DayFetched) -> None:
-        self.days.fetched(message)
-
-    def on_day_fetch_failed(self, message: DayFetchFailed) -> None:
-        self.days.failed(message)
+    on_scores_arrived = handler("scorer", "on_scores_arrived")
+    on_scoring_progress = handler("scorer", "on_scoring_progress")
+    on_scoring_failed = handler("scorer", "on_scoring_failed")
+    on_scoring_finished = handler("scorer", "on_scoring_finished")
+    on_local_scores = handler("scorer", "on_local_scores")
+    on_enrichment_done = handler("enrichment", "done")
+    on_zotero_done = handler("papers", "zotero_done")
+    on_day_fetched = handler("days", "fetched")
+    on_day_fetch_failed = handler("days", "failed")
 
     def on_paper_table_cursor_moved(self, message: PaperTable.CursorMoved) -> None:
         self.triage.cursor_moved(message.table, message.entry)
@@ -466,79 +352,30 @@ class DayScreen(Screen[None]):
     def on_screen_resume(self) -> None:
         self.library.resumed()
 
-    # -- the controllers' keys ------------------------------------------------------------
+    # -- the controllers' keys --------------------------------------------------------------
 
-    def action_cycle_sort(self) -> None:
-        self.sorting.cycle()
-
-    def action_reverse_sort(self) -> None:
-        self.sorting.reverse()
-
-    def action_toggle_star(self) -> None:
-        self.papers.toggle_star()
-
-    def action_not_interested(self) -> None:
-        self.papers.not_interested()
-
-    def action_toggle_mark(self) -> None:
-        self.papers.toggle_mark()
-
-    def action_clear_marks(self) -> None:
-        self.papers.clear_marks()
-
-    def action_save_bib(self) -> None:
-        self.papers.save_bib()
-
-    def action_copy_bibtex(self) -> None:
-        self.papers.copy_bibtex()
-
-    def action_export_as(self) -> None:
-        self.papers.export_as()
-
-    def action_send_zotero(self) -> None:
-        self.papers.send_zotero()
-
-    def action_open_abs(self) -> None:
-        self.papers.open_abs()
-
-    def action_open_pdf(self) -> None:
-        self.papers.open_pdf()
-
-    def action_next_unseen(self) -> None:
-        self.triage.next_unseen()
-
-    def action_prev_unseen(self) -> None:
-        self.triage.prev_unseen()
-
-    def action_seen_above(self) -> None:
-        self.triage.seen_above()
-
-    def action_library_search(self) -> None:
-        self.library.library_search()
-
-    def action_starred_view(self) -> None:
-        self.library.starred_view()
-
-    def action_similar(self) -> None:
-        self.library.similar()
-
-    def action_edit_note(self) -> None:
-        self.library.edit_note()
-
-    def action_follow_author(self) -> None:
-        self.follows.pick_author()
-
-    def action_summarize(self) -> None:
-        self.summaries.summarize()
-
-    def action_previous_day(self) -> None:
-        self.days.previous_day()
-
-    def action_next_day(self) -> None:
-        self.days.next_day()
-
-    def action_jump_day(self) -> None:
-        self.days.jump_day()
-
-    def action_this_week(self) -> None:
-        self.days.this_week()
+    action_cycle_sort = action("sorting", "cycle")
+    action_reverse_sort = action("sorting", "reverse")
+    action_toggle_star = action("papers", "toggle_star")
+    action_not_interested = action("papers", "not_interested")
+    action_toggle_mark = action("papers", "toggle_mark")
+    action_clear_marks = action("papers", "clear_marks")
+    action_save_bib = action("papers", "save_bib")
+    action_copy_bibtex = action("papers", "copy_bibtex")
+    action_export_as = action("papers", "export_as")
+    action_send_zotero = action("papers", "send_zotero")
+    action_open_abs = action("papers", "open_abs")
+    action_open_pdf = action("papers", "open_pdf")
+    action_next_unseen = action("triage", "next_unseen")
+    action_prev_unseen = action("triage", "prev_unseen")
+    action_seen_above = action("triage", "seen_above")
+    action_library_search = action("library", "library_search")
+    action_starred_view = action("library", "starred_view")
+    action_similar = action("library", "similar")
+    action_edit_note = action("library", "edit_note")
+    action_follow_author = action("follows", "pick_author")
+    action_summarize = action("summaries", "summarize")
+    action_previous_day = action("days", "previous_day")
+    action_next_day = action("days", "next_day")
+    action_jump_day = action("days", "jump_day")
+    action_this_week = action("days", "this_week")

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from textual.message import Message
     from textual.timer import Timer
     from textual.widget import Widget
+    from textual.widgets import Input
     from textual.worker import Worker
 
     from paperterm.daymodel import DayModel
@@ -49,6 +50,8 @@ class DayView(Protocol):
     def alive(self) -> bool: ...
     @property
     def focused(self) -> Widget | None: ...
+    @property
+    def search(self) -> Input: ...
 
     def refilter(self, *, to_top: bool = False) -> None:
         """Recompute what shows and repaint the list (`to_top`: show the ranking's top)."""
@@ -58,6 +61,7 @@ class DayView(Protocol):
     def marks_changed(self) -> None:
         """Flags changed in place: repaint the rows and the counts."""
 
+    def set_focus(self, widget: Widget | None, scroll_visible: bool = True) -> None: ...
     def post_message(self, message: Message) -> bool: ...
     def run_worker(self, work: Callable[[], Any], name: str | None = "",
                    group: str = "default", description: str = "",
@@ -67,3 +71,24 @@ class DayView(Protocol):
                   *, name: str | None = None, pause: bool = False) -> Timer: ...
     def call_after_refresh(self, callback: Callable[..., Any], *args: Any,
                            **kwargs: Any) -> bool: ...
+
+
+def action(controller: str, method: str) -> Callable[[Any], None]:
+    """A screen action that calls `self.<controller>.<method>()`: Textual finds actions on
+    the screen, the controller owns them."""
+
+    def hand_over(self: Any) -> None:
+        getattr(getattr(self, controller), method)()
+
+    hand_over.__doc__ = f"Handed to the screen's `{controller}.{method}`."
+    return hand_over
+
+
+def handler(controller: str, method: str) -> Callable[[Any, Any], None]:
+    """A screen message handler that calls `self.<controller>.<method>(message)`."""
+
+    def hand_over(self: Any, message: Any) -> None:
+        getattr(getattr(self, controller), method)(message)
+
+    hand_over.__doc__ = f"Handed to the screen's `{controller}.{method}`."
+    return hand_over

@@ -32,12 +32,9 @@ from paperterm.tui.messages import (
     ScoringFinished,
     ScoringProgress,
 )
-from paperterm.tui.scoring_worker import score_in_thread
-from paperterm.tui.workers import Target, current_job, post
+from paperterm.tui.scoring_worker import provisional_in_thread, rank_in_thread, score_in_thread
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from textual.timer import Timer
     from textual.worker import Worker
 
@@ -384,50 +381,3 @@ class ScoringController:
             self.view.table.refresh_entries()
             self.view.show_header()
         self.view.preview.render_entry()
-
-
-# -- local rankings on worker threads (their own store: one per thread) ---------------------
-
-
-def _open_store(db_path: Path) -> Any:
-    from paperterm.store import Store
-
-    try:
-        return Store.open(db_path)
-    except Exception:  # no cache this time; the scores still come
-        return None
-
-
-def rank_in_thread(target: Target, papers: list[Paper], topic: Topic, db_path: Path,
-                   label: str, keywords_first: bool) -> None:
-    """The learned local ranking (keyword scores first, with `keywords_first`), posted to
-    `target` as `LocalScores` of this worker."""
-    from paperterm.scoring import cached_local_scores
-    from paperterm.scoring.blend import learned_local_scores
-
-    job = current_job()
-    store = _open_store(db_path)
-    try:
-        if keywords_first:
-            keywords = cached_local_scores(store, label, papers, topic)
-            post(target, LocalScores(job, topic, keywords))
-        scores = learned_local_scores(store, label, papers, topic)
-    finally:
-        if store is not None:
-            store.close()
-    post(target, LocalScores(job, topic, scores))
-
-
-def provisional_in_thread(target: Target, papers: list[Paper], topic: Topic, db_path: Path,
-                          label: str) -> None:
-    """Keyword scores to lay under the papers the model did not score."""
-    from paperterm.scoring import cached_local_scores
-
-    job = current_job()
-    store = _open_store(db_path)
-    try:
-        scores = cached_local_scores(store, label, papers, topic)
-    finally:
-        if store is not None:
-            store.close()
-    post(target, LocalScores(job, topic, scores, provisional=True))

@@ -17,6 +17,7 @@ from paperterm.daymodel import MarkChange
 from paperterm.listing import Entry
 
 if TYPE_CHECKING:
+    from paperterm.store import Store
     from paperterm.tui.paper_list import PaperTable
     from paperterm.tui.screens.day_view import DayView
 
@@ -56,6 +57,24 @@ class Triage:
             return
         ids, self._pending_seen = sorted(self._pending_seen), set()
         self.view.reader.write_store("the seen marks", lambda store: store.mark_seen(ids))
+
+    def reload(self, store: Store) -> None:
+        """Seen, starred and saved marks as the store has them now: those that differ show.
+        Seen marks are only ever added (this screen's own are written first)."""
+        self.flush_seen()
+        states = store.states(self.model.by_id)
+        changes = []
+        for e in self.model.entries:
+            st = states.get(e.id)
+            starred, saved = (st.starred, st.saved) if st is not None else (False, False)
+            if st is not None and st.seen and not e.seen:
+                changes.append(MarkChange((e.id,), "seen", True))
+            if starred != e.starred:
+                changes.append(MarkChange((e.id,), "starred", starred))
+            if saved != e.saved:
+                changes.append(MarkChange((e.id,), "saved", saved))
+                e.bib_key = st.bib_key if st is not None else None
+        self.model.apply_marks(changes)
 
     def _jump_unseen(self, step: int) -> None:
         table, shown = self.view.table, self.model.shown
