@@ -98,13 +98,16 @@ async def test_footer_keys_and_the_bindings_ready_flag():
 
 def test_the_palette_hooks_the_guards_override_exist_with_their_signatures():
     hooks = {"_on_mount": ["self", "_"], "_action_command_list": ["self", "action"],
-             "_refresh_command_list": None}
+             "_refresh_command_list": None,
+             "_start_no_matches_countdown": ["self", "search_value"]}
     for name, params in hooks.items():
         hook = getattr(CommandPalette, name)
         assert callable(hook), name
         if params is not None:
             assert list(inspect.signature(hook).parameters) == params, name
         assert name in compat.GuardedPalette.__dict__  # the guard overrides it
+    assert list(inspect.signature(CommandPalette._stop_no_matches_countdown).parameters) == [
+        "self"]
     group = CommandPalette._GATHER_COMMANDS_GROUP
     assert isinstance(group, str) and group
     body = CommandPalette._gather_commands.__wrapped__
@@ -126,3 +129,25 @@ async def test_the_guarded_palette_searches_through_textuals_gather_body():
         from textual.command import CommandList
 
         assert palette.query_one(CommandList).option_count > 0
+
+
+async def test_a_closing_palette_starts_no_no_matches_countdown():
+    """The "No matches" line is added by a timer of the palette; one due after the palette
+    began closing found its list gone (NoMatches, the app crashed)."""
+    from paperterm.tui.palette import SafeCommandPalette
+
+    app = App[None]()
+    async with app.run_test() as pilot:
+        app.push_screen(SafeCommandPalette())
+        await pilot.pause()
+        palette = app.screen
+        assert isinstance(palette, compat.GuardedPalette)
+        palette._start_no_matches_countdown("zzzz")
+        assert palette._no_matches_timer is not None  # what Textual keeps the countdown in
+        palette.dismiss()
+        assert palette._no_matches_timer is None
+        palette._start_no_matches_countdown("zzzz")  # a search finishing meanwhile
+        assert palette._no_matches_timer is None
+        await pilot.pause()
+        assert not isinstance(app.screen, CommandPalette)
+

@@ -14,6 +14,7 @@ from typing import Any
 
 from textual import work
 from textual.app import App
+from textual.await_complete import AwaitComplete
 from textual.command import CommandPalette
 from textual.css.query import NoMatches
 from textual.events import Mount
@@ -52,6 +53,18 @@ def set_footer_bindings_ready(footer: Footer) -> None:
 class GuardedPalette(CommandPalette):
     """Textual's command palette with its private hooks guarded against keys typed faster
     than it opens and closes (see palette.py, which builds on this)."""
+
+    closing = False  # dismissed: its list may go before its timers and workers stop
+
+    def dismiss(self, result: Any = None) -> AwaitComplete:
+        # a "No matches" line due after the list is gone would raise NoMatches in a timer
+        self.closing = True
+        self._stop_no_matches_countdown()
+        return super().dismiss(result)
+
+    def _start_no_matches_countdown(self, search_value: str) -> None:
+        if not self.closing:  # a search still finishing as the palette closes
+            super()._start_no_matches_countdown(search_value)
 
     def _on_mount(self, event: Mount) -> None:
         # popped before it mounted: Textual's set-up would take the screen under it from a
