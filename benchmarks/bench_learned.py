@@ -15,8 +15,8 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from paperterm.scoring import local
-from paperterm.scoring.blend import learned_local_scores
+from paperterm.scoring.local import keywords as local
+from paperterm.scoring.local import rank_locally
 from paperterm.sources.feeds import parse_feed
 from paperterm.sources.loader import sample_bytes
 from paperterm.store import Store
@@ -36,12 +36,12 @@ def main(n: int) -> None:
         local.local_scores(papers, topic)
         print(f"keywords alone:        {time.perf_counter() - start:6.2f} s")
         start = time.perf_counter()
-        learned_local_scores(store, "bench", papers, topic)
+        rank_locally(store, papers, topic, day="bench")
         print(f"first blend (embeds):  {time.perf_counter() - start:6.2f} s")
         store.set_starred(papers[0].id, True)
         store.set_starred(papers[7].id, True)
         start = time.perf_counter()
-        learned_local_scores(store, "bench", papers, topic)
+        rank_locally(store, papers, topic, day="bench")
         print(f"re-rank after a star:  {time.perf_counter() - start:6.2f} s")
         store.close()
 

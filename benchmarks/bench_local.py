@@ -16,7 +16,7 @@ import time
 from collections import Counter
 from dataclasses import replace
 
-from paperterm.scoring import local
+from paperterm.scoring.local import keywords as local
 from paperterm.sources.feeds import parse_feed
 from paperterm.sources.loader import sample_bytes
 from paperterm.topics import builtin_topics

@@ -32,9 +32,9 @@ def load_day(path: Path) -> list[Paper]:
 
 
 def score(scorer: str, papers: list[Paper], topic) -> list:
-    from paperterm.scoring.blend import background, blend, closeness, reference_papers
-    from paperterm.scoring.local import scores_and_exclusions
-    from paperterm.scoring.semantic import paper_embeddings
+    from paperterm.scoring.local.blend import background, blend, closeness, reference_papers
+    from paperterm.scoring.local.keywords import scores_and_exclusions
+    from paperterm.scoring.local.semantic import paper_embeddings
 
     pairs = scores_and_exclusions(papers, topic, None if scorer == "bm25" else
                                   reference_papers())

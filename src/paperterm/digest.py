@@ -56,12 +56,10 @@ def clean_json(value: Any) -> Any:
 
 
 def _order(papers: Sequence[Paper], scores: Mapping[str, Score]) -> list[Paper]:
-    """Scored papers in the reader's default order (`listing.default_ranks`: relevance, then
-    novelty, then the local scorer's fine score, then feed order)."""
-    from paperterm.listing import default_ranks
+    """Scored papers in the reader's default order (`services.scores.ranked`)."""
+    from paperterm.services.scores import ranked
 
-    ranks = default_ranks(papers, list(scores.values()))
-    return sorted((p for p in papers if has_score(scores.get(p.id))), key=lambda p: ranks[p.id])
+    return ranked(papers, scores)
 
 
 @dataclass

@@ -7,8 +7,12 @@ import functools
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from paperterm.models import Paper, Topic
+
+if TYPE_CHECKING:
+    from paperterm.store import Store
 
 _TEX_ACCENT = re.compile(r"\\[`'^\"~=.uvHckbdr]\s*\{?([A-Za-z])\}?")
 _AFFILIATION = re.compile(r"\s*\([^)]*\)\s*$")
@@ -71,3 +75,14 @@ def following(topic: Topic, *lists: Sequence[str]) -> Topic:
 
     names = merged(topic.follow, *lists)
     return replace(topic, follow=names) if names != topic.follow else topic
+
+
+def with_follows(topic: Topic, config_follow: Sequence[str], store: Store | None) -> Topic:
+    """The topic following its own authors, the config's (`follow`) and those followed in
+    the reader (kept in the store): the one place they are merged, for the CLI and the
+    reader. An unreadable store only loses the reader's follows this time."""
+    try:
+        stored = store.followed_authors() if store is not None else []
+    except Exception:
+        stored = []
+    return following(topic, config_follow, stored)

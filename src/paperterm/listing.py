@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from paperterm.enrich.signals import Signals
 from paperterm.models import Paper
+from paperterm.services.scores import rank_key, score_tuple
 from paperterm.sort_text import title_key
 from paperterm.textsearch import Term, index_text, matches, parse_query
 
@@ -181,8 +182,8 @@ def filter_entries(entries: Iterable[Entry], state: FilterState) -> list[Entry]:
 
 def _score_key(key: str, e: Entry) -> tuple:
     r, n, f = e.relevance, e.novelty, e.fine or 0.0
-    if key == "relevance":
-        return (r or 0, n or 0, f)
+    if key == "relevance":  # the one order of papers (services.scores)
+        return score_tuple(r, n, f)
     if key == "novelty":
         return (n or 0, r or 0, f)
     return ((r or 0) + (n or 0), r or 0, f)
@@ -248,15 +249,11 @@ def _enrich_sort(entries: Sequence[Entry], key: str, reverse: bool) -> list[Entr
 
 
 def default_ranks(papers: Sequence[Paper], scores: Sequence[Score]) -> dict[str, int]:
-    """Paper id -> rank (1 = top) in the order the reader shows by default: by relevance,
-    equal values by the fine score, then the announcement; unscored papers last."""
-    entries = make_entries(papers)
-    by_id = {e.id: e for e in entries}
-    for s in scores:
-        e = by_id.get(s.paper_id)
-        if e is not None and s.status in ("scored", "cached") and s.relevance is not None:
-            e.set_score(s.relevance, s.novelty, s.reason, s.status, s.error, s.fine)
-    return {e.id: i for i, e in enumerate(sort_entries(entries, "relevance"), 1)}
+    """Paper id -> rank (1 = top) in the order the reader shows by default
+    (`services.scores.rank_key`); unscored papers last, in announcement order."""
+    by_id = {s.paper_id: s for s in scores}
+    order = sorted(range(len(papers)), key=lambda i: rank_key(by_id.get(papers[i].id), i))
+    return {papers[i].id: rank for rank, i in enumerate(order, 1)}
 
 
 def view(entries: Sequence[Entry], state: FilterState, key: str, reverse: bool) -> list[Entry]:

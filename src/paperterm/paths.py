@@ -7,6 +7,8 @@ from pathlib import Path
 
 import platformdirs
 
+from paperterm.settings.env import env as settings_env
+
 APP = "paperterm"
 
 
@@ -14,7 +16,7 @@ def config_file(explicit: str | os.PathLike[str] | None = None) -> Path:
     """`--config FILE`, else `$PAPERTERM_CONFIG`, else the platform's config dir."""
     if explicit:
         return Path(explicit).expanduser()
-    env = os.environ.get("PAPERTERM_CONFIG")
+    env = settings_env("PAPERTERM_CONFIG")
     if env:
         return Path(env).expanduser()
     return Path(platformdirs.user_config_dir(APP)) / "config.toml"
@@ -26,7 +28,7 @@ def config_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
 
 def data_dir() -> Path:
     """`$PAPERTERM_HOME`, else the platform's data dir."""
-    env = os.environ.get("PAPERTERM_HOME")
+    env = settings_env("PAPERTERM_HOME")
     if env:
         return Path(env).expanduser()
     return Path(platformdirs.user_data_dir(APP))

@@ -1,8 +1,11 @@
-"""One loaded day and everything needed to work on it: shared by the CLI and the reader."""
+"""One loaded day and everything needed to work on it: shared by the CLI and the reader.
+
+Immutable: a change (another day, a topic switch, a load under way) is a new session
+(`dataclasses.replace`), held by its owner (the CLI command, the reader's app)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -15,7 +18,7 @@ if TYPE_CHECKING:
     from paperterm.store import Store
 
 
-@dataclass
+@dataclass(frozen=True)
 class Session:
     config: Config
     day: Day
@@ -25,14 +28,14 @@ class Session:
     bib_path: Path
     unicode_bib: bool = False
     theme: str | None = None  # --theme, else config.theme
-    notices: list[str] = field(default_factory=list)  # shown once at start (one line each)
+    notices: tuple[str, ...] = ()  # shown once at start (one line each)
     store: Store | None = None  # open for headless commands; the reader opens its own
     pending: LoadRequest | None = None  # the reader loads this in the background (day empty)
     request: LoadRequest | None = None  # what the day was loaded from (R re-fetches it)
     categories_fixed: bool = False  # --categories given: a topic switch keeps them
 
-    def close(self) -> None:
-        """Close the store, if open (idempotent)."""
+    def close(self) -> Session:
+        """Close the store, if open; the session without it."""
         if self.store is not None:
             self.store.close()
-            self.store = None
+        return replace(self, store=None)

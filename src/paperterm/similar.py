@@ -21,7 +21,7 @@ Vectors = Callable[[Sequence[str]], Mapping[str, Sequence[float]]]
 def cached_vectors(store: Store) -> Vectors:
     """id -> vector for the ids whose embedding the store holds (the semantic scorer's
     cache; no model is loaded, so numpy and wordllama stay out of this path)."""
-    from paperterm.scoring.blend_cache import EMBEDDING_MODEL
+    from paperterm.scoring.local.cache import EMBEDDING_MODEL
 
     def vectors(ids: Sequence[str]) -> dict[str, Sequence[float]]:
         return {i: array("f", bytes(blob))

@@ -125,10 +125,11 @@ def test_digest_markdown_and_json(run, env, tmp_path):
     assert json.dumps(data).count("2602.") >= N_PAPERS
 
 
-def test_export_min_relevance_uses_llm_scores_and_marks_saved(run, env, tmp_path):
+def test_export_all_min_relevance_uses_llm_scores(run, env, tmp_path):
     bib = tmp_path / "refs.bib"
     with FakeLLM() as llm:
-        proc = run(env, "export", "--min-relevance", "9", "-o", str(bib), *llm_args(llm))
+        proc = run(env, "export", "--all", "--min-relevance", "9", "-o", str(bib),
+                   *llm_args(llm))
     assert proc.returncode == 0, proc.stderr
     papers = parse_feed(FEED.read_bytes()).papers
     wanted = {p.id for p in papers if expected_scores(p.id)[0] >= 9}

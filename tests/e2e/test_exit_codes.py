@@ -73,7 +73,7 @@ def test_export_min_relevance_with_unscored_papers_exits_4(run, tmp_path):
     with FakeLLM() as llm:
         victim = parse_feed(FEED.read_bytes()).papers[3].id
         llm.rule = lambda n, ids: Behaviour(drop=(victim,))
-        proc = run("export", "--min-relevance", "9", "-o", str(bib), *args(llm))
+        proc = run("export", "--all", "--min-relevance", "9", "-o", str(bib), *args(llm))
     assert proc.returncode == 4, proc.stderr
     assert "@misc{" in bib.read_text(encoding="utf-8")
 

@@ -37,10 +37,10 @@ def zotero_web(monkeypatch: pytest.MonkeyPatch, isolated_home) -> Iterator[FakeZ
     fake.close()
 
 
-def _positives(source: str | None = None) -> dict[str, str]:
+def _positives(source: str | None = None, topic: str | None = None) -> dict[str, str]:
     store = Store.open(paths.database_file())
     try:
-        return {p.id: p.title for p in store.positives(source)}
+        return {p.id: p.title for p in store.positives(source, topic=topic)}
     finally:
         store.close()
 
@@ -48,7 +48,8 @@ def _positives(source: str | None = None) -> dict[str, str]:
 def test_learn_zotero_records_the_arxiv_items_of_every_page(cli, zotero_web):
     proc = cli("learn", "--zotero")
     assert proc.returncode == 0, proc.stderr
-    assert "zotero:group/42: 123 arXiv papers recorded as positives (123 new)" in proc.stderr
+    assert ("zotero:group/42: 123 arXiv papers recorded as positives for topic moe (123 new)"
+            in proc.stderr)
     got = _positives()
     assert got["2602.20191"] == "By URL" and got["2401.01234"] == "By Extra"
     assert got["2310.04567"] == "By DOI"
@@ -60,7 +61,7 @@ def test_learn_zotero_again_follows_the_library(cli, zotero_web):
     assert cli("learn", "--zotero").returncode == 0
     zotero_web.items = zotero_web.items[:3]
     proc = cli("learn", "--zotero")
-    assert "3 arXiv papers recorded as positives (0 new)" in proc.stderr
+    assert "3 arXiv papers recorded as positives for topic moe (0 new)" in proc.stderr
     assert set(_positives()) == {"2602.20191", "2401.01234", "2310.04567"}
 
 
@@ -94,3 +95,20 @@ def test_learn_zotero_with_a_bad_key_records_nothing(cli, zotero_web, monkeypatc
     proc = cli("learn", "--zotero")
     assert proc.returncode == 1 and "HTTP 403" in proc.stderr
     assert _positives() == {}
+
+
+def test_learn_teaches_the_topic_given_only(cli, tmp_path):
+    bib = tmp_path / "refs.bib"
+    bib.write_text("@misc{a, title = {One}, eprint = {2602.20175}}\n", encoding="utf-8")
+    proc = cli("learn", "--bib", str(bib), "--topic", "agents")
+    assert proc.returncode == 0, proc.stderr
+    assert "1 arXiv paper recorded as positives for topic agents (1 new)" in proc.stderr
+    assert _positives(topic="agents") == {"2602.20175": "One"}
+    assert _positives(topic="moe") == {}
+    bib.write_text("@misc{b, title = {Two}, eprint = {2602.20191}}\n", encoding="utf-8")
+    assert cli("learn", "--bib", str(bib)).returncode == 0  # the config's topic: moe
+    assert _positives(topic="moe") == {"2602.20191": "Two"}
+    assert _positives(topic="agents") == {"2602.20175": "One"}  # another topic's kept
+    bad = cli("learn", "--bib", str(bib), "--topic", "!!")
+    assert bad.returncode == 2 and "not defined" in bad.stderr
+    assert bad.stderr.count("\n") == 1

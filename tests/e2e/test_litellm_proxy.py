@@ -29,6 +29,7 @@ from support.fakellm import Behaviour, FakeLLM, expected_scores
 from support.sample import cut_feed
 
 from paperterm.scoring.policy import MAX_RETRIES
+from paperterm.settings.env import env
 
 pytestmark = pytest.mark.slow  # the proxy takes 10-30 s to start
 
@@ -41,7 +42,7 @@ START_TIMEOUT = 180.0
 
 
 def proxy_command() -> list[str]:
-    given = os.environ.get("PAPERTERM_LITELLM_PROXY")
+    given = env("PAPERTERM_LITELLM_PROXY")
     if given:
         if not Path(given).is_file():
             pytest.fail(f"PAPERTERM_LITELLM_PROXY={given} is not a file")

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-import paperterm.scoring.semantic as semantic
+import paperterm.scoring.local.semantic as semantic
 from paperterm.config import Config
 from paperterm.listing import Entry
 from paperterm.models import Day, Paper, Topic

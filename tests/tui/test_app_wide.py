@@ -3,6 +3,7 @@ notices at start, the store's lifetime, quitting."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from textual.command import CommandList
@@ -36,7 +37,7 @@ async def test_cycle_theme_and_builtin(make_session, make_app, probe, size):
         assert app.theme == names[1]
         assert probe(app).said(f"Theme: {names[1]}")
     session = make_session()
-    session.theme = "nord"
+    session = replace(session, theme="nord")
     app = make_app(session)
     async with app.run_test(size=size):
         assert app.theme == "nord"
@@ -76,7 +77,7 @@ async def test_startup_notices_come_in_order(make_session, make_app, probe, size
 async def test_an_unusable_database_is_a_notice_and_the_reader_still_works(
         make_session, make_app, probe, size, tmp_path):
     session = make_session()
-    session.db_path = tmp_path / "no-such-dir" / "file-not-dir"
+    session = replace(session, db_path=tmp_path / "no-such-dir" / "file-not-dir")
     session.db_path.parent.write_text("a file where a folder should be", encoding="utf-8")
     app = make_app(session)
     async with app.run_test(size=size) as pilot:

@@ -3,6 +3,8 @@ cursor's background in every shipped theme, in truecolor and in 256 colours."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from textual.color import Color
 from textual.theme import BUILTIN_THEMES
@@ -21,7 +23,7 @@ def _color(c) -> Color:
 @pytest.mark.parametrize("theme", SHIPPED + BUILTIN)
 async def test_cursor_row_title_and_score_contrast(make_session, make_app, probe, size, theme):
     session = make_session()
-    session.theme = theme
+    session = replace(session, theme=theme)
     app = make_app(session)
     async with app.run_test(size=size) as pilot:
         await pilot.pause()

@@ -4,6 +4,8 @@ upvote and citation sorts and the with-code filter from what is cached; the conf
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from textual.widgets import Checkbox
 
 from paperterm.config import Config
@@ -82,7 +84,7 @@ async def test_config_enrich_fetches_in_the_background(make_session, make_app, p
 async def test_config_enrich_offline_asks_no_one(make_session, make_app, probe, size, until,
                                                  fake_enrich):
     session = make_session(config=Config(enrich=["links", "hf", "s2"]))
-    session.request = LoadRequest(["cs.LG"], ["new"], offline=True)
+    session = replace(session, request=LoadRequest(["cs.LG"], ["new"], offline=True))
     app = make_app(session)
     async with app.run_test(size=size) as pilot:
         p = probe(app)

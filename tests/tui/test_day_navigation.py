@@ -45,9 +45,8 @@ def days(make_session, monkeypatch):
 
 
 def _offline(session):
-    session.request = LoadRequest(categories=["cs.LG", "cs.AI"],
-                                  announce_types=["new", "cross"], offline=True)
-    return session
+    return replace(session, request=LoadRequest(categories=["cs.LG", "cs.AI"],
+                                                announce_types=["new", "cross"], offline=True))
 
 
 def _day(app) -> DayScreen:
@@ -159,3 +158,18 @@ async def test_this_week_offline_names_the_missing_days(days, make_app, probe, s
         await pilot.press("W")
         await until(pilot, lambda: _showing(app, "since 2026-03-02 (1 days)"))
         assert probe(app).said("Offline: 1 day(s) since 2026-03-02 are not cached (2026-03-03)")
+
+
+async def test_the_session_is_never_changed_in_place_a_new_day_is_a_new_session(
+        days, make_app, size, until):
+    import dataclasses
+
+    app = make_app(days, autoscore=False)
+    async with app.run_test(size=size) as pilot:
+        first = app.session
+        await pilot.press("right_square_bracket")
+        await until(pilot, lambda: _showing(app, "2026-02-27"))
+        assert app.session is not first and app.session.day.label == "2026-02-27"
+        assert first.day.label == "2026-02-25" and first.pending is None  # as it was
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            app.session.day = first.day  # type: ignore[misc]

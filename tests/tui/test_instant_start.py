@@ -7,8 +7,9 @@ import threading
 from dataclasses import replace
 from pathlib import Path
 
-import paperterm.scoring.local as local
-import paperterm.scoring.semantic as semantic
+import paperterm.scoring.local.keywords as local
+import paperterm.scoring.local.semantic as semantic
+from paperterm.scoring.local import rank_locally
 
 FEED = Path(__file__).resolve().parents[2] / "examples" / "arxiv-2026-02-25.xml"
 
@@ -66,15 +67,15 @@ def test_cache_is_per_topic_scorer_version_and_paper_set(tmp_path, example_paper
     moe = resolve_topic("moe", Config()).topic
     agents = resolve_topic("agents", Config()).topic
     try:
-        first = local.cached_local_scores(store, "2026-02-25", example_papers, moe)
-        assert local.cached_local_scores(store, "2026-02-25", example_papers, moe,
-                                         compute=False) == first
-        assert local.cached_local_scores(store, "2026-02-25", example_papers, agents,
-                                         compute=False) is None
-        assert local.cached_local_scores(store, "2026-02-25", example_papers[:-1], moe,
-                                         compute=False) is None
-        assert local.cached_local_scores(store, "2026-02-26", example_papers, moe,
-                                         compute=False) is None
+        def cached(papers, topic, day="2026-02-25"):  # type: ignore[no-untyped-def]
+            return rank_locally(store, papers, topic, day=day, keywords_only=True,
+                                compute=False)
+
+        first = rank_locally(store, example_papers, moe, day="2026-02-25", keywords_only=True)
+        assert cached(example_papers, moe) == first
+        assert cached(example_papers, agents) is None
+        assert cached(example_papers[:-1], moe) is None
+        assert cached(example_papers, moe, "2026-02-26") is None
     finally:
         store.close()
 
@@ -145,8 +146,9 @@ async def test_a_cached_day_due_for_a_refetch_shows_while_it_is_fetched(
     # slow enough that the key below lands before the fetched day replaces this one
     fake_arxiv.route("/rss/", Reply(body=FEED.read_bytes(), delay=4.0))
     session = make_session(source="cache", day_notices=["this is the 02-24 announcement"])
-    session.request = session.pending = LoadRequest(
-        categories=["cs.LG", "cs.AI"], announce_types=list(session.config.announce_types))
+    req = LoadRequest(categories=["cs.LG", "cs.AI"],
+                      announce_types=list(session.config.announce_types))
+    session = replace(session, request=req, pending=req)
     app = make_app(session)
     async with app.run_test(size=size) as pilot:
         p = probe(app)
@@ -167,8 +169,8 @@ async def test_R_refetches_today_in_the_background(make_session, make_app, probe
 
     monkeypatch.setenv("PAPERTERM_TODAY", "2026-02-25")
     session = make_session()
-    session.request = LoadRequest(categories=["cs.LG", "cs.AI"],
-                                  announce_types=list(session.config.announce_types))
+    session = replace(session, request=LoadRequest(
+        categories=["cs.LG", "cs.AI"], announce_types=list(session.config.announce_types)))
     from support.fakearxiv import Reply
 
     fake_arxiv.route("/rss/", Reply(body=FEED.read_bytes(), delay=0.5))
@@ -209,9 +211,7 @@ def loading_session(make_session):
     session = make_session([])
     req = LoadRequest(categories=["cs.LG", "cs.AI"],
                       announce_types=list(session.config.announce_types))
-    session.day = Day([], loading_label(req), None, "loading")
-    session.pending = req
-    return session
+    return replace(session, day=Day([], loading_label(req), None, "loading"), pending=req)
 
 
 async def test_the_llm_hint_is_given_once_when_the_fetched_day_follows_the_loading_screen(

@@ -31,6 +31,9 @@ async def test_blend_after_first_paint_then_star_and_not_interested(
         await pilot.press("asterisk")
         await until(pilot, lambda: target.fine != before, seconds=30)
         assert target.fine > before and target.starred
+        assert app.store is not None  # the star teaches the topic read, moe, only
+        assert target.id in {e.id for e in app.store.training_examples("moe")}
+        assert target.id not in {e.id for e in app.store.training_examples("agents")}
         # not interested: lower for this topic, remembered, and undone by pressing again
         other = next(e for e in p.shown if e.paper.title.startswith("Elimination"))
         p.table.move_to_id(other.id)

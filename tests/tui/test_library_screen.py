@@ -72,6 +72,33 @@ async def test_note_editor_saves_note_and_tags_that_search_then_finds(
         await until(pilot, lambda: [h.paper.id for h in app.screen.hits] == [pid])
 
 
+async def test_similar_shows_the_score_of_the_current_model_not_an_old_cached_one(
+        make_session, make_app, size, until):
+    import time
+
+    from paperterm.scoring.prompt import PROMPT_VERSION
+    from paperterm.scoring.types import ScoringSettings
+    from paperterm.store import ScoreRow
+
+    session = make_session(settings=ScoringSettings(model="new/model"))
+    _older_day(session.db_path)
+    store = Store.open(session.db_path)
+    for model, relevance in (("new/model", 9), ("old/model", 5)):  # the old one cached last
+        store.save_scores([ScoreRow("2602.00002", 1, relevance, 3, model)],
+                          topic_fp=session.topic.fingerprint, model=model,
+                          prompt_version=PROMPT_VERSION, n_papers=1, prompt_tokens=1,
+                          completion_tokens=1, cost=0.0)
+        time.sleep(0.01)
+    store.close()
+    app = make_app(session, autoscore=False)
+    async with app.run_test(size=size) as pilot:
+        await app.push_screen(LibraryScreen("similar", paper_id="2602.00001"))
+        screen = app.screen
+        await until(pilot, lambda: isinstance(screen, LibraryScreen) and bool(screen.hits))
+        hit = next(h for h in screen.hits if h.paper.id == "2602.00002")
+        assert hit.relevance == 9
+
+
 def _cached(session) -> None:  # type: ignore[no-untyped-def]
     store = Store.open(session.db_path)  # the loader caches the day it shows
     store.save_day("cs.AI+cs.LG", session.day.day, session.day.papers, source="feed")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from dataclasses import replace
 from datetime import date
 
 import pytest
@@ -79,7 +80,7 @@ async def test_every_start_up_query_uses_an_index(make_session, make_app, size, 
     day = load_day(req, store)
     store.close()
     assert len(day.papers) == len(papers)
-    session.day = day
+    session = replace(session, day=day)
     app = make_app(session)
     async with app.run_test(size=size) as pilot:
         await until(pilot, lambda: app.screen.query("#papers")

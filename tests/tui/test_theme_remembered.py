@@ -20,12 +20,13 @@ async def test_the_theme_chosen_with_T_is_used_at_the_next_start(make_session, m
     async with again.run_test(size=size):
         assert again.theme == chosen
     flagged = make_session()
-    flagged.theme = "nord"  # --theme wins over the remembered choice
+    flagged = replace(flagged, theme="nord")  # --theme wins over the remembered choice
     app = make_app(flagged)
     async with app.run_test(size=size):
         assert app.theme == "nord"
     session = make_session()
-    session.config = replace(session.config, theme="paperterm-solarized")  # config edited
+    session = replace(session, config=replace(session.config,  # config edited
+                                              theme="paperterm-solarized"))
     app = make_app(session)
     async with app.run_test(size=size):
         assert app.theme == "paperterm-solarized"

@@ -30,9 +30,8 @@ def today_session(make_session, monkeypatch):
 
     def make(**kw):
         session = make_session(**kw)
-        session.request = LoadRequest(categories=["cs.LG", "cs.AI"],
-                                      announce_types=list(session.config.announce_types))
-        return session
+        return replace(session, request=LoadRequest(
+            categories=["cs.LG", "cs.AI"], announce_types=list(session.config.announce_types)))
 
     return make
 
@@ -77,7 +76,7 @@ async def test_same_categories_or_categories_flag_keep_the_day(today_session, ma
         assert p.day is first and first.topic.name == "agents"
         assert app.session.pending is None
     session = today_session()
-    session.categories_fixed = True  # paperterm --categories cs.LG,cs.AI
+    session = replace(session, categories_fixed=True)  # paperterm --categories cs.LG,cs.AI
     app = make_app(session)
     async with app.run_test(size=size) as pilot:
         p = probe(app)
@@ -93,11 +92,11 @@ def test_only_days_of_categories_are_reloaded(today_session, nlp, tmp_path):
     session = today_session()
     assert reload_for_topic(session, nlp).categories == ["cs.CL"]
     dated = replace(session.request, date=date(2026, 2, 24))
-    session.request = dated
+    session = replace(session, request=dated)
     assert reload_for_topic(session, nlp).date == dated.date  # the same day, other categories
     for other in (replace(dated, feed=tmp_path / "f.xml"), replace(dated, sample=True),
                   replace(dated, query="moe"), None):
-        session.request = other
+        session = replace(session, request=other)
         assert reload_for_topic(session, nlp) is None
 
 

@@ -6,6 +6,8 @@ Regenerate after an intended visual change:
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 
 def _no_blink(node) -> None:
     for widget in node.query("Input"):
@@ -41,7 +43,7 @@ def test_snapshot_filter_panel(snap_compare, make_session, make_app, size):
 def test_snapshot_hostile_text_search_expanded_light(snap_compare, make_session, make_app,
                                                      hostile_papers, size):
     session = make_session(hostile_papers)
-    session.theme = "paperterm-light"
+    session = replace(session, theme="paperterm-light")
     app = make_app(session)
 
     async def run_before(pilot) -> None:

@@ -61,10 +61,11 @@ def test_each_subcommands_help_shows_its_own_options(cli, command, own, foreign)
     assert "  " not in result.stdout.splitlines()[0].rstrip()  # no gaps in the usage line
 
 
-def test_hidden_options_are_still_accepted_after_the_subcommand(cli, isolated_home):
+def test_options_a_subcommand_does_not_use_are_refused_not_ignored(cli, isolated_home):
     result = cli("config", "--topic", "moe", "--model", "openai/x", "--theme", "nord")
-    assert result.returncode == 0, result.stderr
-    assert "--model" in cli("--help").stdout  # the top level lists everything
+    assert result.returncode == 2
+    assert "unrecognized arguments: --topic moe --model openai/x --theme nord" in result.stderr
+    assert "--model" in cli("--help").stdout  # the reader takes them all
 
 
 def test_readme_quickstart_uses_python3():

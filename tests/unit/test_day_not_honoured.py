@@ -40,7 +40,7 @@ def test_query_with_the_api_down_exits_non_zero(cli):
     r = cli("score", "--query", "mixture of experts", "--json")
     assert r.returncode == EXIT_INSTEAD
     assert "--query 'mixture of experts' could not be loaded" in r.stderr
-    r = cli("export", "--query", "mixture of experts", "--format", "csv", "-o", "-")
+    r = cli("export", "--query", "mixture of experts", "--all", "--format", "csv", "-o", "-")
     assert r.returncode == EXIT_INSTEAD
 
 

@@ -164,7 +164,7 @@ def test_cli_export_formats_to_stdout_file_and_notes(cli, tmp_path: Path) -> Non
     assert ris.returncode == 0, ris.stderr
     assert rispy.loads(ris.stdout)[0]["urls"] == ["https://arxiv.org/abs/2602.20191"]
     out = tmp_path / "refs.csv"
-    proc = cli("export", "--feed", str(FEED), "--format", "csv", "-o", str(out))
+    proc = cli("export", "--feed", str(FEED), "--all", "--format", "csv", "-o", str(out))
     assert proc.returncode == 0, proc.stderr
     rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"), newline="")))
     assert len(rows) == 244 and "2602.20191" in {r["id"] for r in rows}

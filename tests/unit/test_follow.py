@@ -11,8 +11,9 @@ import pytest
 
 from paperterm.config import ConfigError, parse_config
 from paperterm.follows import Followed, following, merged, name_key
-from paperterm.scoring import cached_local_scores, local_scores
-from paperterm.scoring.follow import FOLLOW_BOOST, local_key
+from paperterm.scoring import local_scores
+from paperterm.scoring.local import rank_locally
+from paperterm.scoring.local.follow import FOLLOW_BOOST, local_key
 from paperterm.store import Store
 from paperterm.topics import all_topics
 
@@ -75,10 +76,11 @@ def test_the_local_cache_is_kept_apart_per_follow_list(day, topic, tmp_path):
     try:
         followed = following(topic, [day[-1].authors[0]])
         assert local_key(followed) != local_key(topic) == topic.fingerprint
-        first = cached_local_scores(store, "d", day, topic)
-        second = cached_local_scores(store, "d", day, followed)
+        first = rank_locally(store, day, topic, day="d", keywords_only=True)
+        second = rank_locally(store, day, followed, day="d", keywords_only=True)
         assert first != second
-        assert second == cached_local_scores(store, "d", day, followed, compute=False)
+        assert second == rank_locally(store, day, followed, day="d", keywords_only=True,
+                                      compute=False)
     finally:
         store.close()
 
@@ -91,3 +93,22 @@ def test_score_follows_the_configs_list(cli, isolated_home, day):
     assert r.returncode == 0
     rows = {json.loads(line)["id"]: json.loads(line) for line in r.stdout.splitlines()}
     assert rows[paper.id]["reason"].startswith(f"followed: {paper.authors[0]}")
+
+
+def test_the_config_topic_and_reader_follows_are_merged_once_in_one_place(tmp_path):
+    from paperterm.follows import with_follows
+    from paperterm.models import Topic
+
+    topic = Topic("t", "d", follow=("Ada Lovelace",))
+    store = Store.open(tmp_path / "db.sqlite3")
+    try:
+        store.set_followed("Alan Turing", name_key("Alan Turing"), True)
+        store.set_followed("ada lovelace", name_key("ada lovelace"), True)
+        merged_topic = with_follows(topic, ["Grace Hopper", "Turing, Alan"], store)
+        assert merged_topic.follow == ("Ada Lovelace", "Grace Hopper", "Turing, Alan")
+        assert with_follows(merged_topic, ["Grace Hopper"], store) == merged_topic  # again
+    finally:
+        store.close()
+    # a closed (unreadable) store only loses the reader's follows
+    assert with_follows(topic, ["Grace Hopper"], store).follow == ("Ada Lovelace",
+                                                                   "Grace Hopper")

@@ -9,8 +9,8 @@ import time
 import numpy as np
 import pytest
 
-from paperterm.scoring.blend import learned_local_scores
-from paperterm.scoring.learned import fit_logistic, train
+from paperterm.scoring.local import rank_locally
+from paperterm.scoring.local.learned import fit_logistic, train
 from paperterm.store import Example, Positive, Store
 
 DAY = "2026-02-25"
@@ -45,15 +45,24 @@ def test_no_positive_no_model():
 
 
 def test_training_examples_of_each_kind(store, day, tmp_path):
-    store.set_starred(day[0].id, True)
-    store.mark_saved([(day[1].id, "key")], tmp_path / "refs.bib")
-    store.replace_positives("bib:x", [Positive("2401.00001", "A kept paper", "Its abstract.")])
+    store.set_starred(day[0].id, True, topic="moe")
+    store.mark_saved([(day[1].id, "key")], tmp_path / "refs.bib", topic="moe")
+    store.replace_positives("bib:x", [Positive("2401.00001", "A kept paper", "Its abstract.")],
+                            "moe")
     store.set_dismissed(day[2].id, "moe", True)
     store.set_dismissed(day[3].id, "agents", True)  # another topic's dismissal
-    store.mark_seen([day[0].id, day[4].id])  # read: starred, and read then skipped
+    store.mark_seen([day[0].id, day[4].id], topic="moe")  # read: starred, and read then skipped
+    store.set_starred(day[5].id, True, topic="agents")  # other topics' signals
+    store.mark_saved([(day[6].id, "key")], tmp_path / "refs.bib", topic="agents")
+    store.mark_saved([(day[7].id, "key")], tmp_path / "refs.bib")  # in bulk: no topic's
+    store.replace_positives("bib:x", [Positive("2401.00002", "B", "Its abstract.")], "agents")
+    store.mark_seen([day[8].id], topic="agents")
     kinds = {e.id: e.kind for e in store.training_examples("moe")}
     assert kinds == {day[0].id: "starred", day[1].id: "saved", "2401.00001": "learned",
                      day[2].id: "dismissed", day[4].id: "skipped"}
+    assert {e.id: e.kind for e in store.training_examples("agents")} == {
+        day[5].id: "starred", day[6].id: "saved", "2401.00002": "learned",
+        day[3].id: "dismissed", day[8].id: "skipped"}
     assert next(e for e in store.training_examples("moe") if e.id == day[0].id).title == (
         day[0].title)
     store.set_dismissed(day[2].id, "moe", False)
@@ -61,12 +70,12 @@ def test_training_examples_of_each_kind(store, day, tmp_path):
 
 
 def test_stars_lift_similar_papers_and_the_reason_names_the_star(store, day, topic):
-    before = {s.paper_id: s for s in learned_local_scores(store, DAY, day, topic)}
+    before = {s.paper_id: s for s in rank_locally(store, day, topic, day=DAY)}
     starred = [by_title(day, "MoBiQuant"), by_title(day, "QuantVLA")]
     for pid in starred:
-        store.set_starred(pid, True)
+        store.set_starred(pid, True, topic=topic.name)
     start = time.perf_counter()
-    after = {s.paper_id: s for s in learned_local_scores(store, DAY, day, topic)}
+    after = {s.paper_id: s for s in rank_locally(store, day, topic, day=DAY)}
     assert time.perf_counter() - start < 2.0  # embeddings cached: only retraining
     lifted = [pid for pid in after if after[pid].fine > before[pid].fine]
     assert set(starred) <= set(lifted)
@@ -79,14 +88,14 @@ def test_stars_lift_similar_papers_and_the_reason_names_the_star(store, day, top
 
 def test_not_interested_lowers_a_paper_for_that_topic_only(store, day, topic):
     pid = by_title(day, "Elimination-compensation pruning")
-    before = {s.paper_id: s for s in learned_local_scores(store, DAY, day, topic)}
-    store.set_starred(by_title(day, "MoBiQuant"), True)
-    starred = {s.paper_id: s for s in learned_local_scores(store, DAY, day, topic)}
+    before = {s.paper_id: s for s in rank_locally(store, day, topic, day=DAY)}
+    store.set_starred(by_title(day, "MoBiQuant"), True, topic=topic.name)
+    starred = {s.paper_id: s for s in rank_locally(store, day, topic, day=DAY)}
     store.set_dismissed(pid, topic.name, True)
-    dismissed = {s.paper_id: s for s in learned_local_scores(store, DAY, day, topic)}
+    dismissed = {s.paper_id: s for s in rank_locally(store, day, topic, day=DAY)}
     assert dismissed[pid].fine < starred[pid].fine
     store.set_dismissed(pid, topic.name, False)
     store.set_dismissed(pid, "agents", True)
-    assert {s.paper_id: s for s in learned_local_scores(store, DAY, day, topic)}[pid].fine == (
+    assert {s.paper_id: s for s in rank_locally(store, day, topic, day=DAY)}[pid].fine == (
         pytest.approx(starred[pid].fine))
     assert before[pid].relevance >= 7  # a strong keyword match to begin with

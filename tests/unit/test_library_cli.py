@@ -149,7 +149,7 @@ def test_notes_and_tags_are_searchable_filterable_and_exported_when_asked(cli, l
 
 def test_library_export_import_round_trip_to_a_fresh_cache(cli, library, tmp_path,
                                                             monkeypatch):
-    cli("star", "2603.00001")
+    cli("star", "2603.00001", "--topic", "agents")
     cli("note", "2603.00101", "--set", "quantization baseline", "--tags", "quant")
     out = tmp_path / "lib.json"
     assert cli("library", "export", str(out)).returncode == 0
@@ -157,6 +157,7 @@ def test_library_export_import_round_trip_to_a_fresh_cache(cli, library, tmp_pat
     assert data["format"] == "paperterm-library"
     by_id = {r["id"]: r for r in data["papers"]}
     assert by_id["2603.00001"]["starred"] is True
+    assert by_id["2603.00001"]["star_topic"] == "agents"
     assert by_id["2603.00101"]["note"] == "quantization baseline"
     assert by_id["2603.00101"]["tags"] == ["quant"]
 
@@ -165,6 +166,12 @@ def test_library_export_import_round_trip_to_a_fresh_cache(cli, library, tmp_pat
     assert proc.returncode == 0, proc.stderr
     starred = cli("export", "--starred", "-o", "-")
     assert "{2603.00001}" in starred.stdout
+    store = Store.open(tmp_path / "other-machine" / "paperterm.sqlite3")
+    try:  # the star still teaches the topic it was given under
+        assert {e.id for e in store.training_examples("agents")} == {"2603.00001"}
+        assert store.training_examples("moe") == []
+    finally:
+        store.close()
     assert "2026-03-03" in cli("search", "baseline").stdout
     again = cli("library", "import", str(out))  # importing twice changes nothing
     assert again.returncode == 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-import paperterm.scoring.local as local
+import paperterm.scoring.local.keywords as local
 
 
 def test_score_twice_ranks_once(cli, monkeypatch):

@@ -161,7 +161,7 @@ def test_followed_authors_and_papers_like_stars_are_sent_too(cli, llm, day, topi
     store = Store.open(isolated_home.db)
     try:
         store.replace_positives("bib:/refs.bib", [StoredPositive(
-            "2101.00002", like_star.title, like_star.abstract)])
+            "2101.00002", like_star.title, like_star.abstract)], "moe")
     finally:
         store.close()
     r, _ = score_json(cli, llm, "--prefilter", "20")
@@ -217,10 +217,15 @@ def test_stars_saves_and_learned_papers_are_the_positives(cli, isolated_home, da
     cli("score", "--feed", str(FEED), "--scorer", "local")  # caches the day's papers
     store = Store.open(isolated_home.db)
     try:
-        store.set_starred(day[3].id, True)
-        store.mark_saved([(day[5].id, "key5")], isolated_home.home / "refs.bib")
-        store.replace_positives("bib:/refs.bib", [StoredPositive("2101.00003", "A title", "")])
-        got = {q.id: q for q in stored_positives(store)}
+        store.set_starred(day[3].id, True, topic="moe")
+        store.mark_saved([(day[5].id, "key5")], isolated_home.home / "refs.bib", topic="moe")
+        store.replace_positives("bib:/refs.bib", [StoredPositive("2101.00003", "A title", "")],
+                                "moe")
+        store.set_starred(day[4].id, True, topic="agents")  # another topic's: not a positive
+        store.mark_saved([(day[6].id, "key6")], isolated_home.home / "refs.bib")  # in bulk
+        store.replace_positives("bib:/refs.bib", [StoredPositive("2101.00004", "B", "")],
+                                "agents")
+        got = {q.id: q for q in stored_positives(store, "moe")}
     finally:
         store.close()
     assert set(got) == {day[3].id, day[5].id, "2101.00003"}

@@ -16,6 +16,7 @@ def test_score_json_rows_carry_the_readers_rank(cli):
     assert rels == sorted(rels, reverse=True)
     assert by_rank[0]["relevance"] >= 8 and "matched:" in by_rank[0]["reason"]
     assert list(rows[0])[:5] == ["id", "version", "title", "rank", "relevance"]
+    assert {r["score_from"] for r in rows} == {"local"}  # where each score comes from
     # announcement order is not the tie-break: inside some value, evidence reorders papers
     position = {r["id"]: i for i, r in enumerate(rows)}
     reordered = [v for v in set(rels) if v > 1 and [position[r["id"]] for r in by_rank

@@ -9,7 +9,8 @@ import pytest
 
 from paperterm.config import Config
 from paperterm.models import Paper, Topic
-from paperterm.scoring import local, local_scores
+from paperterm.scoring import local_scores
+from paperterm.scoring.local import keywords as local
 from paperterm.sources.feeds import parse_feed
 from paperterm.topics import resolve_topic
 
@@ -195,7 +196,7 @@ def test_fast_word_split_is_the_regex_split(text):
 def test_repeated_neighbouring_words_and_phrases_all_count():
     """Occurrences are counted on the joined words: a word or phrase right after itself
     counts again ("cache cache", "KV cache KV cache")."""
-    from paperterm.scoring.local import _occurrences, _terms
+    from paperterm.scoring.local.keywords import _occurrences, _terms
 
     topic = Topic(name="t", description="", keywords=("KV cache", "pruning"))
     terms = _terms(topic)

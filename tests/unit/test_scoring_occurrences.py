@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from paperterm.models import Paper, Topic
-from paperterm.scoring import local
-from paperterm.scoring.occurrences import _IRREGULAR, _prefix, canonical, occurrences
+from paperterm.scoring.local import keywords as local
+from paperterm.scoring.local.occurrences import _IRREGULAR, _prefix, canonical, occurrences
 from paperterm.topics import builtin_topics
 
 FEEDS = Path(__file__).resolve().parents[1] / "fixtures" / "feeds"
@@ -123,7 +123,7 @@ def test_no_papers_or_no_terms():
 def test_texts_read_in_small_chunks_give_the_same_counts(monkeypatch, chunk):
     """The day is read a chunk of texts at a time (each regex pass holds the GIL): where the
     chunks end changes nothing, titles and abstracts included."""
-    from paperterm.scoring import occurrences as module
+    from paperterm.scoring.local import occurrences as module
 
     monkeypatch.setattr(module, "CHUNK", chunk)
     terms = local._terms(TOPICS[-1])

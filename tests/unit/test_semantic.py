@@ -8,10 +8,11 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-import paperterm.scoring.semantic as semantic
+import paperterm.scoring.local.semantic as semantic
 from paperterm.models import Paper, Topic
-from paperterm.scoring import local
-from paperterm.scoring.blend import background, blend, closeness, learned_local_scores
+from paperterm.scoring.local import keywords as local
+from paperterm.scoring.local import rank_locally
+from paperterm.scoring.local.blend import background, blend, closeness
 from paperterm.store import Store
 
 
@@ -58,7 +59,7 @@ def test_embeddings_are_cached_per_paper_and_redone_when_the_text_changes(
 
 def test_without_the_model_the_keyword_scores_remain(store, day, topic, monkeypatch):
     monkeypatch.setattr(semantic, "load_model", lambda: None)
-    scores = learned_local_scores(store, "2026-02-25", day, topic)
+    scores = rank_locally(store, day, topic, day="2026-02-25")
     assert scores == local.local_scores(day, topic)
 
 
@@ -97,14 +98,14 @@ def test_the_blend_lifts_on_topic_papers_without_keywords_and_ranks_by_it(day, t
 
 
 def test_blended_scores_are_cached_per_day_and_topic(store, day, topic, monkeypatch):
-    first = learned_local_scores(store, "2026-02-25", day, topic)
-    assert learned_local_scores(store, "2026-02-25", day, topic, compute=False) == first
-    assert learned_local_scores(store, "2026-02-25", day,
-                                Topic("t", "other criteria"), compute=False) is None
+    first = rank_locally(store, day, topic, day="2026-02-25")
+    assert rank_locally(store, day, topic, day="2026-02-25", compute=False) == first
+    assert rank_locally(store, day, Topic("t", "other criteria"), day="2026-02-25",
+                        compute=False) is None
 
 
 def test_embeddings_by_id_for_cached_papers_and_one_cache_key(store, day):
-    from paperterm.scoring.blend_cache import EMBEDDING_MODEL
+    from paperterm.scoring.local.cache import EMBEDDING_MODEL
 
     assert EMBEDDING_MODEL == semantic.MODEL_KEY  # blended scores are keyed by the model
     store.save_day("cs.LG+cs.AI", None, day[:5], source="test")
@@ -115,8 +116,8 @@ def test_embeddings_by_id_for_cached_papers_and_one_cache_key(store, day):
 
 def test_a_blended_value_does_not_depend_on_the_rest_of_the_day(day, topic):
     alone = {s.paper_id: s for p in day[:30]
-             for s in learned_local_scores(None, "x", [p], topic)}
-    together = {s.paper_id: s for s in learned_local_scores(None, "x", day, topic)}
+             for s in rank_locally(None, [p], topic, day="x")}
+    together = {s.paper_id: s for s in rank_locally(None, day, topic, day="x")}
     for pid, s in alone.items():
         assert (s.relevance, s.reason) == (together[pid].relevance, together[pid].reason)
         assert s.fine == pytest.approx(together[pid].fine, abs=1e-6)

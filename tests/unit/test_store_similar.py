@@ -54,7 +54,7 @@ def test_similar_ranks_when_all_words_are_common(tmp_path, monkeypatch):
 
 
 def test_cached_embeddings_re_rank_the_candidates(tmp_path):
-    from paperterm.scoring.blend_cache import EMBEDDING_MODEL
+    from paperterm.scoring.local.cache import EMBEDDING_MODEL
 
     store = _store(tmp_path)
     assert similar_papers(store, "2603.00001")[0].paper.id == "2603.00002"  # no embeddings

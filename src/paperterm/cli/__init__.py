@@ -8,11 +8,11 @@ that `--help` and the reader's first paint load no more than they need.
 from __future__ import annotations
 
 import importlib
-import os
 import sqlite3
 import sys
 
 from paperterm.cli.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, UserError
+from paperterm.settings.env import env
 
 COMMANDS = {"tui": "reader", "score": "score", "digest": "digest", "export": "export",
             "config": "config", "topics": "topics", "themes": "themes",
@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"paperterm: {describe(exc, paths.database_file())}", file=sys.stderr)
         return EXIT_ERROR
     except Exception as exc:  # last line of defence: never a traceback in the user's face
-        if os.environ.get("PAPERTERM_DEBUG"):
+        if env("PAPERTERM_DEBUG"):
             raise
         print(f"paperterm: internal error: {type(exc).__name__}: {exc} "
               "(set PAPERTERM_DEBUG=1 for details, and please report it)", file=sys.stderr)

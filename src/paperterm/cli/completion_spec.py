@@ -1,15 +1,12 @@
 """What shell completion needs to know, read from the argument parser itself (so the scripts
 never drift from the real flags): the commands, each one's options, and what an option's
-value is (a file, a topic, a theme, one of some choices, or free text)."""
+value is (a file, a topic, a theme, one of some choices, or free text: the `complete` of its
+declaration, which the parser puts on the option)."""
 
 from __future__ import annotations
 
 import argparse
 from dataclasses import dataclass
-
-# Values completed by asking paperterm (`completions --names KIND`) at completion time.
-NAMED_VALUES = {"--topic": "topics", "--theme": "themes"}
-FILE_OPTIONS = {"--config", "--feed", "--bib", "--output"}
 
 
 @dataclass(frozen=True)
@@ -39,10 +36,8 @@ def _option(action: argparse.Action) -> OptionSpec | None:
         kind = ""
     elif choices:
         kind = "choices"
-    elif set(flags) & FILE_OPTIONS:
-        kind = "file"
-    else:
-        kind = next((NAMED_VALUES[f] for f in flags if f in NAMED_VALUES), "text")
+    else:  # "topics" and "themes" are asked of paperterm (`completions --names KIND`)
+        kind = getattr(action, "complete", "") or "text"
     help_text = (action.help or "").split(" (")[0].replace("%%", "%")
     return OptionSpec(flags, help_text, takes, kind, choices)
 

@@ -1,5 +1,8 @@
 """`paperterm export`: save papers to a .bib file (or stdout), or as RIS, CSL-JSON, CSV or
-Markdown notes (`--format`): the loaded day's, or any cached paper's by id, star, tag or day."""
+Markdown notes (`--format`): any cached paper's by id, star or tag, or a whole day (`--all`).
+
+Papers saved to the .bib file by id are marked saved under the topic (what its ranking learns
+from); by star or tag, saved for no topic; a whole day is not marked saved."""
 
 from __future__ import annotations
 
@@ -13,8 +16,24 @@ from paperterm.cli.options import Options
 from paperterm.cli.scoring_run import exit_code, score_day
 from paperterm.cli.session import honoured, open_headless_session
 from paperterm.models import Day, Paper
+from paperterm.services.marks import MarksService
 from paperterm.session import Session
 from paperterm.store import Selection, Store
+
+SELECTORS = "--ids ID..., --starred, --tag TAG, or --day YYYY-MM-DD --all (a whole day)"
+
+
+def check_selection(opts: Options) -> None:
+    """Refuse an export that does not say which papers (it took the whole loaded day)."""
+    chosen = opts.ids or opts.starred or opts.tag
+    if opts.whole_day and chosen:
+        raise UserError("export --all takes every paper of the day: not with --ids, "
+                        "--starred or --tag")
+    if opts.day and not chosen and not opts.whole_day:
+        raise UserError(f"export --day {opts.day}: add --all to export every paper of that "
+                        "day, or narrow it with --starred or --tag")
+    if not chosen and not opts.whole_day:
+        raise UserError(f"which papers to export? give {SELECTORS}")
 
 
 def _source_given(opts: Options) -> bool:
@@ -60,6 +79,7 @@ def select_for_export(opts: Options, s: Session) -> tuple[list[Paper], int]:
 
 
 def run(opts: Options) -> int:
+    check_selection(opts)
     load = None
     if _library_selected(opts) and not _source_given(opts):
         # nothing to load: the selection comes from the cache, across days
@@ -137,9 +157,13 @@ def _export(opts: Options, s: Session) -> int:
     if target == "-":
         sys.stdout.write(result.text)
         return code
-    s.store.mark_saved([*result.added, *result.skipped, *result.updated], result.path or target)
+    if not opts.whole_day:  # chosen by id (a signal for the topic), or by star or tag
+        MarksService(s.store, s.topic.name).mark_saved(
+            [*result.added, *result.skipped, *result.updated], result.path or target,
+            one_by_one=bool(opts.ids))
     print(f"{target}: {len(result.added)} added, {len(result.skipped)} already present"
-          + (f", {len(result.updated)} updated" if result.updated else ""), file=sys.stderr)
+          + (f", {len(result.updated)} updated" if result.updated else "")
+          + ("; a whole day: not marked saved" if opts.whole_day else ""), file=sys.stderr)
     return code
 
 

@@ -1,5 +1,5 @@
-"""`paperterm learn`: record the arXiv papers you already keep (your Zotero web library,
-a .bib file) as positives for the ranking that learns."""
+"""`paperterm learn [--topic T]`: record the arXiv papers you already keep (your Zotero web
+library, a .bib file) as positives for the ranking of a topic (default: the config's)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 from paperterm.cli.errors import EXIT_ERROR, EXIT_OK, UserError
 from paperterm.cli.options import Options
-from paperterm.cli.session import load_user_config, open_store
+from paperterm.cli.session import load_user_config, open_marks
 from paperterm.store import Positive
 
 
@@ -74,12 +74,12 @@ def run(opts: Options) -> int:
     if opts.bib:
         path = opts.bib.expanduser()
         sources.append((f"bib:{path.resolve()}", bib_positives(path)))
-    store = open_store([])
+    marks = open_marks(opts)
     try:
         for source, positives in sources:
-            total, new = store.replace_positives(source, positives)
+            total, new = marks.record_positives(source, positives)
             print(f"{source}: {total} arXiv paper{'s' * (total != 1)} recorded as "
-                  f"positives ({new} new)", file=sys.stderr)
+                  f"positives for topic {marks.topic} ({new} new)", file=sys.stderr)
     finally:
-        store.close()
+        marks.store.close()
     return EXIT_OK

@@ -105,7 +105,8 @@ def _record(r: object) -> dict[str, object]:
     note = r.get("note") or ""
     if not isinstance(note, str):
         raise ValueError("note must be a string")
-    text = {k: (str(r[k]) if r.get(k) is not None else None) for k in ("bib_key", "bib_path")}
+    text = {k: (str(r[k]) if r.get(k) is not None else None)
+            for k in ("bib_key", "bib_path", "star_topic", "saved_topic", "seen_topic")}
     return {"id": parsed.id, "starred": bool(r.get("starred")),
             "seen_at": _time(r.get("seen_at"), "seen_at"),
             "saved_at": _time(r.get("saved_at"), "saved_at"), "note": note, "tags": tags, **text}

@@ -7,26 +7,23 @@ import sys
 from paperterm.cli.errors import EXIT_OK
 from paperterm.cli.library_ids import cached_by_ids
 from paperterm.cli.options import Options
-from paperterm.cli.session import open_store
+from paperterm.cli.session import open_marks
 
 
 def run(opts: Options) -> int:
     body = sys.stdin.read() if opts.note_text == "-" else opts.note_text
-    notices: list[str] = []
-    store = open_store(notices)
-    for notice in notices:
-        print(f"note: {notice}", file=sys.stderr)
+    marks = open_marks(opts)
+    store = marks.store
     try:
         paper = cached_by_ids(store, opts.ids)[0]
         if body is not None:
-            store.set_note(paper.id, body)
+            marks.set_note(paper.id, body)
         if opts.tag_list is not None:
-            store.set_tags(paper.id, opts.tag_list.split(","))
-        note = store.note(paper.id)
-        tags = store.tags([paper.id]).get(paper.id, [])
+            marks.set_tags(paper.id, opts.tag_list.split(","))
+        now = marks.marks([paper.id])[paper.id]
     finally:
         store.close()
     print(f"{paper.id}  {paper.title}")
-    print(f"tags: {', '.join(tags) if tags else '(none)'}")
-    print(note if note else "(no note)")
+    print(f"tags: {', '.join(now.tags) if now.tags else '(none)'}")
+    print(now.note if now.note else "(no note)")
     return EXIT_OK

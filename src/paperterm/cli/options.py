@@ -46,6 +46,7 @@ class Options:
     # the library (issue 11)
     day: date | None = None
     tag: str | None = None
+    whole_day: bool = False  # export --all: every paper of the day
     notes: bool = False
     terms: list[str] = field(default_factory=list)
     limit: int = 20

@@ -1,17 +1,21 @@
-"""The argument parser: global options, the scoring flags from their declarations, subcommands."""
+"""The argument parser: the shared options (what to load: `FLAGS`; settings: their
+declarations in paperterm.settings), each subcommand with only the ones it uses, and the
+subcommands' own options."""
 
 from __future__ import annotations
 
 import argparse
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 from paperterm import __version__
 from paperterm.exports import FORMATS as EXPORT_FORMATS
-from paperterm.settings import Declared, declared
+from paperterm.settings import Declared, every_setting, flags
+from paperterm.settings.spec import LOADING, MODEL, READER
 
 
 def _iso_date(text: str) -> date:
@@ -42,13 +46,6 @@ def _positive_int(text: str) -> int:
     return value
 
 
-def _max_results(text: str) -> int:
-    value = _positive_int(text)
-    if value > 10_000:
-        raise argparse.ArgumentTypeError(f"expected at most 10000, got {value}")
-    return value
-
-
 def _relevance(text: str) -> int:
     value = _positive_int(text)
     if value > 10:
@@ -68,18 +65,11 @@ def _since(text: str) -> date:
     return named.get(text.strip().lower()) or _iso_date(text)
 
 
-def _language(text: str) -> str:
-    from paperterm.config import language_problem
-
-    problem = language_problem(text)
-    if problem:
-        raise argparse.ArgumentTypeError(f"expected {problem}")
-    return " ".join(text.split())
-
-
 def _flag_type(d: Declared) -> Callable[[str], Any]:
     """Parse and check a flag's value the way the config file checks the same key."""
     convert: Callable[[str], Any] = {int: _whole, float: _number}.get(d.type, str)
+    if d.spec.complete == "file":
+        convert = Path
 
     def parse(text: str) -> Any:
         value = convert(text)
@@ -93,69 +83,83 @@ def _flag_type(d: Declared) -> Callable[[str], Any]:
     return parse
 
 
-LOADING, SCORING, DISPLAY = "loading", "scoring", "bibtex and display"
-# What each subcommand's --help shows of the shared options (groups, or single flags); the
-# others are still accepted (`paperterm star ID --config FILE` as `paperterm --config ...`).
-SHOWN: dict[str, frozenset[str]] = {
-    "score": frozenset({LOADING, SCORING}),
-    "digest": frozenset({LOADING, SCORING}),
-    "export": frozenset({LOADING, SCORING, "--bib", "--unicode"}),
-    "zotero": frozenset({LOADING, SCORING}),
-    "enrich": frozenset({LOADING}),
-    "summarize": frozenset({"--config", SCORING}),
-    "doctor": frozenset({"--config", SCORING}),
-    "learn": frozenset({"--config", "--bib"}),
-    "themes": frozenset({"--config", "--theme"}),
-    "completions": frozenset(),
-}
-CONFIG_ONLY = frozenset({"--config"})
+@dataclass(frozen=True)
+class Flag:
+    """A shared command-line option that is no config setting (what to load, from where)."""
+
+    flag: str
+    commands: frozenset[str]
+    help: str
+    type: Callable[[str], Any] | None = None  # None: a switch
+    metavar: str | None = None
+    complete: str = ""
+    source: bool = False  # one of the exclusive "which day" options
+
+    @property
+    def dest(self) -> str:
+        return self.flag[2:].replace("-", "_")
 
 
-def _common_options(shown: frozenset[str] | None = None) -> argparse.ArgumentParser:
-    """Options every command shares; SUPPRESS so a subcommand never resets a global value.
-    `shown`: the groups and flags its help lists (None: all)."""
+CONFIGURED = LOADING | MODEL | {"learn", "star", "unstar", "themes", "topics", "config",
+                                 "completions"}
+FLAGS = (
+    Flag("--config", CONFIGURED, "config file (env PAPERTERM_CONFIG)", str, "FILE", "file"),
+    Flag("--feed", LOADING, "load a saved arXiv RSS or Atom file", Path, "PATH", "file",
+         source=True),
+    Flag("--date", LOADING, "a past announcement day (cache, else approximated via the arXiv "
+         "API)", _iso_date, "YYYY-MM-DD", source=True),
+    Flag("--query", LOADING, "an arXiv search", str, "TEXT", source=True),
+    Flag("--sample", LOADING, "open the bundled sample day", source=True),
+    Flag("--since", LOADING | {"search"}, "every day from this date on, with a day column; the "
+         "5 most recent missing days are fetched (also: today, yesterday, week)", _since,
+         "YYYY-MM-DD", source=True),
+    Flag("--offline", LOADING, "never touch the network (cache, else the sample day)"),
+    Flag("--refresh", LOADING, "fetch today's announcement again, even if fetched today"),
+)
+GROUPS = ("loading", "scoring", "bibtex and display")  # the help's groups, in order
+
+
+def _add(target: Any, flag: Flag | Declared, **kwargs: Any) -> None:
+    """Add one shared option; SUPPRESS so a subcommand never resets a value given before it.
+    What shell completion offers for its value rides on the action (`complete`)."""
+    action = target.add_argument(flag.flag, default=argparse.SUPPRESS, **kwargs)
+    action.complete = flag.complete if isinstance(flag, Flag) else flag.spec.complete
+
+
+def _setting_kwargs(d: Declared) -> dict[str, Any]:
+    if d.type is bool:
+        return {"action": "store_true", "help": d.spec.help or None}
+    return {"type": _flag_type(d), "choices": list(d.spec.choices) or None,
+            "metavar": d.spec.metavar, "help": d.spec.help or None}
+
+
+def shared_options(command: str) -> argparse.ArgumentParser:
+    """The shared options `command` ("tui": the reader) takes: FLAGS and declared settings."""
     p = argparse.ArgumentParser(add_help=False)
-    S = argparse.SUPPRESS
-    g = p.add_argument_group("loading")
-    g.add_argument("--config", metavar="FILE", default=S, help="config file (env PAPERTERM_CONFIG)")
-    g.add_argument("--topic", metavar="NAME", default=S,
-                   help="a defined topic, or free text used as keywords")
-    # hidden from a subcommand's help, they are not made exclusive: argparse's usage line
-    # trips over suppressed members of an exclusive group (and they are unused there)
-    src = g.add_mutually_exclusive_group() if shown is None or LOADING in shown else g
-    src.add_argument("--feed", metavar="PATH", type=Path, default=S,
-                     help="load a saved arXiv RSS or Atom file")
-    src.add_argument("--date", metavar="YYYY-MM-DD", type=_iso_date, default=S,
-                     help="a past announcement day (cache, else approximated via the arXiv API)")
-    src.add_argument("--query", metavar="TEXT", default=S, help="an arXiv search")
-    src.add_argument("--sample", action="store_true", default=S,
-                     help="open the bundled sample day")
-    src.add_argument("--since", metavar="YYYY-MM-DD", type=_since, default=S,
-                     help="every day from this date on, with a day column; the 5 most "
-                          "recent missing days are fetched (also: today, yesterday, week)")
-    g.add_argument("--categories", metavar="CATS", default=S,
-                   help="comma-separated arXiv categories (overrides config)")
-    g.add_argument("--max-results", type=_max_results, default=S, help="for --query / --date")
-    g.add_argument("--offline", action="store_true", default=S,
-                   help="never touch the network (cache, else the sample day)")
-    g.add_argument("--refresh", action="store_true", default=S,
-                   help="fetch today's announcement again, even if fetched today")
-    s = p.add_argument_group("scoring")
-    for d in declared():
-        if d.spec.flag:
-            s.add_argument(d.flag, type=_flag_type(d), default=S,
-                           choices=list(d.spec.choices) or None, help=d.spec.help or None)
-    b = p.add_argument_group("bibtex and display")
-    b.add_argument("--bib", metavar="FILE", type=Path, default=S, help="the .bib file to save to")
-    b.add_argument("--unicode", action="store_true", default=S,
-                   help="keep UTF-8 in BibTeX (biber/XeLaTeX) instead of LaTeX escapes")
-    b.add_argument("--theme", default=S, help="theme name (see `paperterm themes`)")
-    if shown is not None:
-        for group in p._action_groups:
-            for action in group._group_actions:
-                if group.title not in shown and not set(action.option_strings) & shown:
-                    action.help = S
+    groups = {name: p.add_argument_group(name) for name in GROUPS}
+    mine = [f for f in FLAGS if command in f.commands]
+    loading = groups["loading"]
+    sources = loading.add_mutually_exclusive_group() if sum(f.source for f in mine) > 1 \
+        else loading
+    for f in mine:
+        kind = {"action": "store_true"} if f.type is None else {"type": f.type,
+                                                                 "metavar": f.metavar}
+        _add(sources if f.source else loading, f, help=f.help, **kind)
+    for d in flags(command):
+        _add(groups.get(d.spec.group, p), d, **_setting_kwargs(d))
     return p
+
+
+def accepted(command: str) -> set[str]:
+    """The attributes of the shared options `command` takes."""
+    return {f.dest for f in FLAGS if command in f.commands} | {d.dest for d in flags(command)}
+
+
+def shared() -> dict[str, str]:
+    """Every shared option's attribute -> its flag."""
+    out = {f.dest: f.flag for f in FLAGS}
+    out.update((d.dest, d.flag) for d in every_setting() if d.spec.commands)
+    return out
 
 
 class _Formatter(argparse.HelpFormatter):
@@ -165,34 +169,54 @@ class _Formatter(argparse.HelpFormatter):
         return re.sub(r"(?<=\S)  +(?=\S)", " ", super()._format_usage(*args, **kwargs))
 
 
+class _Parser(argparse.ArgumentParser):
+    """`paperterm` itself: a shared option given before the subcommand must be one the
+    subcommand takes (`paperterm --prefilter 0.3 summarize ID` is a usage error)."""
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        ns, extras = super().parse_known_args(args, namespace)
+        command = getattr(ns, "command", None)
+        if command:
+            every = shared()
+            given = sorted(every[d] for d in vars(ns).keys() & every.keys() - accepted(command))
+            if given:
+                self.error(f"{', '.join(given)}: not an option of `paperterm {command}`")
+        return ns, extras
+
+
 class _Subcommands(argparse._SubParsersAction):
-    """Subcommands whose help lists only the shared options `SHOWN` gives them.
-    `wanted`: the subcommands that get those shared options (None: all); the others are
-    only listed, since a command line uses at most one (this saves a tenth of start-up)."""
+    """Subcommands with the shared options each one takes. `wanted`: the subcommands that
+    get them (None: all); the others are only listed, since a command line uses at most one
+    (this saves a tenth of start-up)."""
 
     wanted: frozenset[str] | None = None
 
     def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
         if self.wanted is None or name in self.wanted:
-            kwargs["parents"] = [_common_options(SHOWN.get(name, CONFIG_ONLY))]
+            kwargs["parents"] = [shared_options(name)]
         else:
             kwargs["add_help"] = False  # never parsed: only its name and help are listed
         kwargs.setdefault("formatter_class", _Formatter)
-        kwargs.setdefault("epilog", "The options of `paperterm --help` apply too.")
         return super().add_parser(name, **kwargs)
+
+
+def _file(action: argparse.Action) -> None:
+    """Completion offers file names for this option's value."""
+    action.complete = "file"  # type: ignore[attr-defined]
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The command line parser; given `argv`, complete only for the subcommands named in it
     (parsing `argv` gives the same result as with the complete parser)."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="paperterm",
         description="Triage the day's arXiv papers: score them against your topic, save to BibTeX.",
-        parents=[_common_options()],
+        parents=[shared_options(READER)],
     )
     parser.add_argument("--version", action="version", version=f"paperterm {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", action=_Subcommands)
     if argv is not None:
+        assert isinstance(sub, _Subcommands)
         sub.wanted = frozenset(argv)
 
     sc = sub.add_parser("score", help="score the loaded day headless")
@@ -204,31 +228,32 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     dg = sub.add_parser("digest", help="write the day's digest")
     dg.add_argument("--format", choices=["md", "json"], default="md")
     dg.add_argument("--min-relevance", type=_relevance, metavar="N")
-    dg.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+    _file(dg.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout"))
     dg.add_argument("--send", action="store_true",
                     help="mail the digest and post it to the webhook set under [delivery]")
     dg.add_argument("--force", action="store_true",
                     help="with --send: send even if this day was already sent")
     dg.add_argument("--summaries", type=_positive_int, metavar="N",
                     help="add a 3-5 sentence summary to each of the top N papers (needs a model)")
-    dg.add_argument("--language", type=_language, metavar="LANG",
-                    help="language of the summaries (default: config `language`)")
 
     ex = sub.add_parser("export", help="save papers to a .bib file")
     ex.add_argument("--ids", nargs="+", metavar="ID", help="these arXiv ids only")
     ex.add_argument("--starred", action="store_true",
                     help="starred papers of every day (with a --feed/--date/...: of that day)")
     ex.add_argument("--day", type=_iso_date, metavar="YYYY-MM-DD",
-                    help="cached papers announced that day (narrows --starred/--tag)")
+                    help="cached papers announced that day: with --all, or narrowing "
+                         "--starred/--tag")
+    ex.add_argument("--all", dest="whole_day", action="store_true",
+                    help="every paper of the day (--day, or the one loaded); not marked saved")
     ex.add_argument("--tag", metavar="TAG", help="papers with this tag, any day")
     ex.add_argument("--notes", action="store_true",
                     help="write your notes as `note` and your tags as `keywords`")
     ex.add_argument("--min-relevance", type=_relevance, metavar="N")
     ex.add_argument("--update", action="store_true",
                     help="update entries already in the file instead of skipping them")
-    ex.add_argument("-o", "--output", metavar="FILE",
+    _file(ex.add_argument("-o", "--output", metavar="FILE",
                     help="the .bib file (default: --bib, config bib_path, or papers.bib in the "
-                         "data dir); - for stdout")
+                         "data dir); - for stdout"))
     ex.add_argument("--format", choices=list(EXPORT_FORMATS), default="bibtex",
                     help="bibtex (merged into the .bib file), ris, csl-json, csv (to -o FILE, "
                          "else stdout) or markdown (one note per paper in -o DIR, default "
@@ -241,7 +266,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     grp.add_argument("--init", action="store_true", help="write a commented starter config")
 
     for name, verb in (("star", "star"), ("unstar", "unstar")):
-        st = sub.add_parser(name, help=f"{verb} cached papers by arXiv id")
+        st = sub.add_parser(name, help=f"{verb} cached papers by arXiv id" + (
+            " (--topic: the topic whose ranking the stars teach; default: the config's)"
+            if name == "star" else ""))
         st.add_argument("ids", nargs="+", metavar="ID")
 
     se = sub.add_parser("search", help="search every cached paper, offline")
@@ -270,8 +297,6 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
                         help="3-5 sentence summaries of cached papers (needs a model)")
     sm.add_argument("ids", nargs="+", metavar="ID")
     sm.add_argument("--json", action="store_true", help="one JSON object per paper on stdout")
-    sm.add_argument("--language", type=_language, metavar="LANG",
-                    help="language of the summaries (default: config `language`)")
 
     dr = sub.add_parser("doctor",
                         help="check config, data, database, model, terminal; say how to fix")
@@ -301,7 +326,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
     le = sub.add_parser("learn",
                         help="record the arXiv papers you keep (Zotero web library, a .bib) "
-                             "as positives for ranking")
+                             "as positives for ranking a topic (--topic, default: the "
+                             "config's)")
     le.add_argument("--zotero", action="store_true",
                     help="the zotero.org library set under [zotero] (key: ZOTERO_API_KEY)")
     le.epilog = "--bib FILE: a .bib file's arXiv entries (eprint, arXiv DOI, arxiv.org URL)"

@@ -15,7 +15,7 @@ def run(opts: Options) -> int:
     gc.disable()
     try:
         session = open_session(opts, defer_network=True)  # the reader paints before any fetch
-        session.close()  # the reader opens its own connection, in its own thread
+        session = session.close()  # the reader opens its own connection, in its own thread
         from paperterm.tui.app import run_tui
 
         return run_tui(session)

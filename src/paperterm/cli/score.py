@@ -21,12 +21,14 @@ def run(opts: Options) -> int:
     by_id = {p.id: p for p in s.day.papers}
     if opts.json:
         from paperterm.listing import default_ranks
+        from paperterm.services.scores import provenance
 
         ranks = default_ranks(s.day.papers, scores)
         for sc in scores:
             row = {"id": sc.paper_id, "version": sc.version, "title": by_id[sc.paper_id].title,
                    "rank": ranks.get(sc.paper_id), "relevance": sc.relevance,
-                   "novelty": sc.novelty, "reason": sc.reason, "status": sc.status}
+                   "novelty": sc.novelty, "reason": sc.reason, "status": sc.status,
+                   "score_from": provenance(sc, s.settings)}
             if sc.status == "unscored":
                 row["error"] = sc.error or "not scored"
             print(json.dumps(clean_json(row), ensure_ascii=False))

@@ -18,58 +18,44 @@ LOCAL_HINT = ("No model configured: ranking locally (topic keywords, closeness t
 
 def score_day(s: Session, *, progress: bool, out: TextIO | None = None,
               fresh: bool = False) -> tuple[list[Score], RunSummary]:
-    """Scores for every paper of the day (cache, LLM or local); one Score per paper.
-    Messages and progress go to `out` (default: the current sys.stderr)."""
+    """Scores for every paper of the day (cache, LLM or local; `services.scoring`); one
+    Score per paper. Messages and progress go to `out` (default: the current sys.stderr)."""
     out = out if out is not None else sys.stderr
-    from paperterm import scoring
-    from paperterm.scoring.types import RunSummary, Score
+    from paperterm.services import scoring as service
 
     papers = s.day.papers
     if not s.settings.use_llm:
         print(LOCAL_HINT if s.settings.scorer != "local" else "Local scorer.", file=out)
-        from paperterm.scoring.blend import learned_local_scores
-
-        # keywords, closeness to the topic and what the reader learned from you
-        scores = learned_local_scores(s.store, s.day.label, papers, s.topic) or []
-        summary = RunSummary(model="local", total=len(papers), scored=len(scores))
-        return scores, summary
     by_id: dict[str, Score] = {}
-    held: list[Score] = []
-    extras = None
-    if s.settings.prefilter:
-        from paperterm.scoring.prefilter import extras_notice, prefilter_day
+    failed: list[service.ScoringFailed] = []
+    reporter = Progress(len(papers), out) if progress and s.settings.use_llm else None
 
-        split = prefilter_day(s.store, s.day.label, papers, s.topic, s.settings.prefilter,
-                              s.settings.model)
-        papers, held, extras = split.send, split.held, extras_notice(split)
-        by_id.update((sc.paper_id, sc) for sc in held)
-    reporter = Progress(len(s.day.papers), out) if progress else None
-
-    def on_scores(batch: list[Score]) -> None:
-        for sc in batch:
-            by_id[sc.paper_id] = sc
-        if reporter:
-            reporter.update(list(by_id.values()))
+    def on_event(event: service.ScoringEvent) -> None:
+        if isinstance(event, service.ScoresArrived):
+            by_id.update((sc.paper_id, sc) for sc in event.scores)
+            if reporter:
+                reporter.update(list(by_id.values()))
+        elif isinstance(event, service.ScoringFailed):
+            failed.append(event)
 
     try:
-        day = s.day.day.isoformat() if s.day.day else None
-        summary = scoring.run_scoring(papers, s.topic, s.settings, db_path=s.db_path,
-                                      on_scores=on_scores, day=day, fresh=fresh)
-    except scoring.ScoringError as exc:
-        raise UserError(f"scoring stopped: {exc}", EXIT_AUTH) from None
+        summary = service.score_day(
+            papers, s.topic, s.settings, db_path=s.db_path, on_event=on_event,
+            day=s.day.day.isoformat() if s.day.day else None,
+            whole_day=(s.day.label, papers), fresh=fresh)
     finally:
         if reporter:
             reporter.close()
-    if held:
-        from paperterm.scoring.prefilter import estimate_saved
+    if summary is None:
+        from paperterm.scoring import ScoringError
 
-        estimate_saved(summary, held, s.day.papers)
-    if extras:
-        summary.notices.append(extras)
-    scores = [by_id.get(p.id) or Score(p.id, p.version, None, None, "", "unscored",
-                                       "no result from the scoring run")
-              for p in s.day.papers]
-    return scores, summary
+        exc = failed[0].exception
+        if isinstance(exc, ScoringError):
+            raise UserError(f"scoring stopped: {exc}", EXIT_AUTH) from None
+        raise exc
+    if not s.settings.use_llm:  # the local ranking: a score for each paper it ranked
+        return [by_id[p.id] for p in papers if p.id in by_id], summary
+    return service.one_per_paper(papers, by_id), summary
 
 
 def exit_code(summary: RunSummary, scores: list[Score]) -> int:

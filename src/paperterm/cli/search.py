@@ -7,16 +7,19 @@ import sys
 
 from paperterm.cli.errors import EXIT_OK, UserError
 from paperterm.cli.options import Options
-from paperterm.cli.session import open_store
+from paperterm.cli.session import open_store, scoring_context
+from paperterm.services.scores import ShownScore
 from paperterm.store import SearchHit, Selection
 from paperterm.store.fts import HIT_CLOSE, HIT_OPEN, match_expression
 
 
-def hit_record(hit: SearchHit, starred: bool) -> dict[str, object]:
+def hit_record(hit: SearchHit, starred: bool, shown: ShownScore | None = None,
+               ) -> dict[str, object]:
     p = hit.paper
     return {
         "id": p.id, "version": p.version, "title": p.title, "authors": list(p.authors),
         "day": hit.day, "primary_category": p.primary_category, "relevance": hit.relevance,
+        "score_from": shown.provenance if shown is not None else None,
         "starred": starred, "rank": round(-hit.rank, 4),
         "snippet": hit.snippet.replace(HIT_OPEN, "**").replace(HIT_CLOSE, "**"),
         "url": p.abs_url,
@@ -34,18 +37,22 @@ def run(opts: Options) -> int:
     query = " ".join(opts.terms)
     if match_expression(query) is None:
         raise UserError(f"nothing to search for in {query!r}: give at least one word")
+    from paperterm.services import library
+
     notices: list[str] = []
     store = open_store(notices)
-    for notice in notices:
-        print(f"note: {notice}", file=sys.stderr)
     try:
+        topic, settings = scoring_context(opts, store, notices)
+        for notice in notices:
+            print(f"note: {notice}", file=sys.stderr)
         sel = Selection(starred=opts.starred, tag=opts.tag, since=opts.since)
-        hits = store.search(query, limit=opts.limit, sel=sel)
+        hits, shown = library.search(store, query, topic, settings, limit=opts.limit, sel=sel)
         starred = store.starred_ids() if hits else set()
     finally:
         store.close()
     if opts.json:
-        json.dump([hit_record(h, h.paper.id in starred) for h in hits], sys.stdout,
+        json.dump([hit_record(h, h.paper.id in starred, shown.get(h.paper.id)) for h in hits],
+                  sys.stdout,
                   ensure_ascii=False, indent=1)
         sys.stdout.write("\n")
     elif hits:

@@ -10,7 +10,9 @@ from paperterm import paths
 from paperterm.cli.errors import EXIT_INSTEAD, EXIT_OK, EXIT_UNSCORED, UserError
 from paperterm.cli.options import Options
 from paperterm.config import Config, ConfigError, load_config
+from paperterm.follows import with_follows
 from paperterm.models import Day, Topic
+from paperterm.services.marks import MarksService
 from paperterm.session import Session
 from paperterm.settings import ScoringSettings
 from paperterm.store import Store, StoreError
@@ -46,15 +48,13 @@ def _settings(opts: Options, config: Config) -> ScoringSettings:
     return settings
 
 
-def with_follows(topic: Topic, config: Config, store: Store) -> Topic:
-    """The topic following the config's authors, its own and those followed in the reader."""
-    from paperterm.follows import following
-
-    try:
-        in_reader = store.followed_authors()
-    except Exception:  # an unreadable table only loses the reader's follows this time
-        in_reader = []
-    return following(topic, config.follow, in_reader)
+def scoring_context(opts: Options, store: Store, notices: list[str],
+                    ) -> tuple[Topic, ScoringSettings]:
+    """The topic (with its follows) and scoring settings the options ask for: what the
+    shown score of a paper depends on, for commands that load no day."""
+    config = load_user_config(opts)
+    topic = _topic(opts, config, notices)
+    return with_follows(topic, config.follow, store), _settings(opts, config)
 
 
 def open_store(notices: list[str]) -> Store:
@@ -65,6 +65,27 @@ def open_store(notices: list[str]) -> Store:
     if store.notice:
         notices.append(store.notice)
     return store
+
+
+def marks_topic(opts: Options, config: Config) -> str:
+    """The topic's name marks are made under: --topic, else the config's (free text that
+    names no defined topic is said on stderr)."""
+    notices: list[str] = []
+    topic = _topic(opts, config, notices)
+    for notice in notices:
+        print(f"note: {notice}", file=sys.stderr)
+    return topic.name
+
+
+def open_marks(opts: Options) -> MarksService:
+    """The marks service over the database, for the topic of `marks_topic` (close its
+    store)."""
+    topic = marks_topic(opts, load_user_config(opts))
+    notices: list[str] = []
+    store = open_store(notices)
+    for notice in notices:
+        print(f"note: {notice}", file=sys.stderr)
+    return MarksService(store, topic)
 
 
 def load_request(opts: Options, config: Config, topic: Topic):  # -> LoadRequest
@@ -84,16 +105,6 @@ def load_request(opts: Options, config: Config, topic: Topic):  # -> LoadRequest
     )
 
 
-def _load(opts: Options, config: Config, topic: Topic, store: Store) -> Day:
-    from paperterm.sources.loader import LoadError, load_day
-
-    req = load_request(opts, config, topic)
-    try:
-        return load_day(req, store)
-    except LoadError as exc:
-        raise UserError(str(exc)) from None
-
-
 def open_session(opts: Options, load: Callable[[Store], Day] | None = None, *,
                  defer_network: bool = False) -> Session:
     """Load the day the options ask for (or what `load` makes of the store), with the store
@@ -101,11 +112,8 @@ def open_session(opts: Options, load: Callable[[Store], Day] | None = None, *,
 
     With `defer_network` (the reader), a day that needs the network is not loaded here: the
     session's day is empty and `session.pending` says what to load in the background."""
-    from paperterm.sources.loader import (
-        cached_while_fetching,
-        loading_label,
-        loads_without_network,
-    )
+    from paperterm.services.days import open_day
+    from paperterm.sources.loader import LoadError
 
     config = load_user_config(opts)
     notices: list[str] = []
@@ -114,16 +122,16 @@ def open_session(opts: Options, load: Callable[[Store], Day] | None = None, *,
     store = open_store(notices)
     pending = None
     try:
-        topic = with_follows(topic, config, store)
+        topic = with_follows(topic, config.follow, store)
         req = load_request(opts, config, topic)
         if load is not None:
             day = load(store)
-        elif defer_network and not loads_without_network(req, store):
-            pending = req  # the reader shows what it has at once, and fetches meanwhile
-            day = (cached_while_fetching(req, store)
-                   or Day([], loading_label(req), opts.date, "loading"))
-        else:
-            day = _load(opts, config, topic, store)
+        else:  # the reader shows what it has at once, and fetches `pending` meanwhile
+            try:
+                opened = open_day(req, store, defer_network=defer_network)
+            except LoadError as exc:
+                raise UserError(str(exc)) from None
+            day, pending = opened.day, opened.pending
     except BaseException:
         store.close()
         raise

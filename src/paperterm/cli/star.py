@@ -1,4 +1,6 @@
-"""`paperterm star ID...` / `paperterm unstar ID...`: the reading list, for any cached paper."""
+"""`paperterm star [--topic T] ID...` / `paperterm unstar ID...`: the reading list, for any
+cached paper; a star teaches the ranking of the topic it was given under (default: the
+config's)."""
 
 from __future__ import annotations
 
@@ -7,23 +9,25 @@ import sys
 from paperterm.cli.errors import EXIT_OK
 from paperterm.cli.library_ids import cached_by_ids
 from paperterm.cli.options import Options
-from paperterm.cli.session import open_store
+from paperterm.cli.session import open_marks
 
 
 def run(opts: Options) -> int:
-    notices: list[str] = []
-    store = open_store(notices)
-    for notice in notices:
-        print(f"note: {notice}", file=sys.stderr)
+    marks = open_marks(opts)
     try:
-        papers = cached_by_ids(store, opts.ids)
+        papers = cached_by_ids(marks.store, opts.ids)
         starred = opts.command == "star"
-        with store.transaction():
-            for p in papers:
-                store.set_starred(p.id, starred)
+        ids = [p.id for p in papers]
+        if starred:
+            marks.star(ids)
+        else:
+            marks.unstar(ids)
     finally:
-        store.close()
+        marks.store.close()
     verb = "starred" if starred else "unstarred"
     for p in papers:
         print(f"{verb} {p.id}  {p.title}")
+    if starred and papers:
+        print(f"note: starred under topic {marks.topic} (what its ranking learns from)",
+              file=sys.stderr)
     return EXIT_OK

@@ -6,13 +6,13 @@ Public API: `deliver`, `Delivery`, `DeliveryError`, `DigestMessage`, `top_picks`
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from paperterm.config import DeliveryConfig
 from paperterm.delivery.mail import DeliveryError
 from paperterm.delivery.message import DigestMessage, top_picks
+from paperterm.settings.env import env
 
 if TYPE_CHECKING:
     from paperterm.store import Store
@@ -42,7 +42,7 @@ def deliver(m: DigestMessage, cfg: DeliveryConfig, store: Store, *,
     if cfg.email_to:
         channels.append(("email", ", ".join(cfg.email_to),
                          lambda: send_email(build_email(m, cfg), cfg,
-                                            os.environ.get(PASSWORD_ENV))))
+                                            env(PASSWORD_ENV))))
     if cfg.webhook_url:
         channels.append(("webhook", f"{webhook_host(cfg.webhook_url)} ({cfg.webhook_format})",
                          lambda: post_webhook(m, cfg.webhook_url, cfg.webhook_format)))

@@ -9,7 +9,7 @@ from typing import Any
 
 from paperterm.digest import md_escape
 from paperterm.models import Paper
-from paperterm.scoring.types import Score, has_score
+from paperterm.scoring.types import Score
 
 DISCORD_LIMIT = 2000  # characters in one Discord message
 
@@ -36,11 +36,11 @@ class DigestMessage:
 
 def top_picks(papers: Sequence[Paper], scores: Mapping[str, Score], limit: int,
               min_relevance: int | None = None) -> list[Pick]:
-    """Scored papers, best first (relevance, then novelty, then feed order), at most `limit`."""
-    ranked = [(i, p) for i, p in enumerate(papers) if has_score(scores.get(p.id))]
-    ranked.sort(key=lambda ip: (-(scores[ip[1].id].relevance or 0),
-                                -(scores[ip[1].id].novelty or 0), ip[0]))
-    picks = [Pick(p, scores[p.id]) for _, p in ranked
+    """Scored papers, best first (the one order: `services.scores.ranked`, as the digest
+    file and the reader), at most `limit`."""
+    from paperterm.services.scores import ranked
+
+    picks = [Pick(p, scores[p.id]) for p in ranked(papers, scores)
              if min_relevance is None or (scores[p.id].relevance or 0) >= min_relevance]
     return [Pick(_shown(x.paper), x.score) for x in picks[:limit]]
 

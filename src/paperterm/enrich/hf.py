@@ -6,7 +6,6 @@ past today) are read. `PAPERTERM_HF_ENDPOINT` overrides the address (tests)."""
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Iterable
 from datetime import date, timedelta
@@ -14,6 +13,7 @@ from typing import Any
 
 from paperterm.enrich.http import MAX_WAIT, EnrichError, retry_after
 from paperterm.hygiene import clean_line
+from paperterm.settings.env import env
 
 DEFAULT_ENDPOINT = "https://huggingface.co"
 PAGE = 100
@@ -23,7 +23,7 @@ TIMEOUT = 30.0
 
 
 def hf_endpoint() -> str:
-    return (os.environ.get("PAPERTERM_HF_ENDPOINT") or DEFAULT_ENDPOINT).rstrip("/")
+    return (env("PAPERTERM_HF_ENDPOINT") or DEFAULT_ENDPOINT).rstrip("/")
 
 
 def daily_dates(day: date, today: date) -> list[date]:

@@ -13,6 +13,7 @@ from typing import Any
 
 from paperterm.enrich.http import EnrichError, request_json
 from paperterm.hygiene import clean_line
+from paperterm.settings.env import env
 
 DEFAULT_URL = "https://api.semanticscholar.org"
 BATCH = 500  # the most ids the batch endpoint takes
@@ -23,7 +24,7 @@ FIELDS_WITHOUT_AUTHORS = "externalIds,citationCount,influentialCitationCount,tld
 
 
 def s2_url() -> str:
-    return (os.environ.get("PAPERTERM_S2_API_URL") or DEFAULT_URL).rstrip("/")
+    return (env("PAPERTERM_S2_API_URL") or DEFAULT_URL).rstrip("/")
 
 
 def paper_data(raw: Any) -> dict[str, Any] | None:

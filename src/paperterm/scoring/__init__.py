@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from paperterm.scoring.cache import cached_scores
     from paperterm.scoring.halt import Halt, ScoringError
-    from paperterm.scoring.local import cached_local_scores, local_scores
+    from paperterm.scoring.local import rank_locally
+    from paperterm.scoring.local.keywords import local_scores
     from paperterm.scoring.prompt import PROMPT_VERSION
     from paperterm.scoring.types import RunSummary, Score, ScoringSettings
 
@@ -28,9 +29,9 @@ __all__ = [
     "ScoringError",
     "ScoringSettings",
     "aclose_llm_clients",
-    "cached_local_scores",
     "cached_scores",
     "local_scores",
+    "rank_locally",
     "run_scoring",
     "run_task",
     "score_papers",
@@ -40,7 +41,7 @@ __all__ = [
 # the local scorer (the LLM task, its prompt and reply parsing wait until a model is used)
 _HOMES = {
     "cached_scores": "cache", "Halt": "halt", "ScoringError": "halt",
-    "cached_local_scores": "local", "local_scores": "local", "PROMPT_VERSION": "prompt",
+    "rank_locally": "local", "local_scores": "local.keywords", "PROMPT_VERSION": "prompt",
     "RunSummary": "types", "Score": "types", "ScoringSettings": "types",
     "run_scoring": "run", "run_task": "run", "score_papers": "run",
     "aclose_llm_clients": "provider",

@@ -152,13 +152,14 @@ def similar_to(papers: Sequence[Paper], positives: Sequence[Positive]) -> dict[s
             if best[i] >= SIMILAR_MIN}
 
 
-def stored_positives(store: Store) -> list[Positive]:
-    """The papers the user starred or saved, and those recorded by `paperterm learn`."""
-    liked = store.liked_ids()[:MAX_POSITIVES]
+def stored_positives(store: Store, topic: str) -> list[Positive]:
+    """The papers the user starred or saved under `topic`, and those `paperterm learn`
+    recorded for it."""
+    liked = store.liked_ids(topic)[:MAX_POSITIVES]
     cached = store.cached_papers(liked)
     out = {pid: Positive(pid, cached[pid].title, cached[pid].abstract)
            for pid in liked if pid in cached}
-    for q in store.positives():
+    for q in store.positives(topic=topic):
         out.setdefault(q.id, Positive(q.id, q.title, q.abstract))
     return [q for q in out.values() if q.title or q.text][:MAX_POSITIVES]
 
@@ -193,16 +194,16 @@ def prefilter_day(store: Store | None, day_key: str, papers: Sequence[Paper], to
     """`split_day` with what the store knows: the day's local scores (cached), the papers
     with a cached score from `model` (sent: they cost nothing) and the user's positives."""
     from paperterm.scoring.cache import cached_results
-    from paperterm.scoring.local import cached_local_scores
+    from paperterm.scoring.local import rank_locally
     from paperterm.scoring.task import ScoringTask
 
-    local = cached_local_scores(store, day_key, papers, topic) or []
+    local = rank_locally(store, papers, topic, day=day_key, keywords_only=True) or []
     keep: frozenset[str] = frozenset()
     positives: list[Positive] = []
     if store is not None:
         try:
             keep = frozenset(cached_results(store, ScoringTask(topic), papers, model))
-            positives = stored_positives(store)
+            positives = stored_positives(store, topic.name)
         except Exception:  # an unreadable cache only sends fewer extras
             pass
     return split_day(papers, local, value, topic, positives, keep)

@@ -13,7 +13,6 @@ on every request with no public way to change it; the RSS feed (sources.http.get
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Iterator
 from datetime import date
@@ -23,6 +22,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from paperterm.arxiv_id import find_arxiv_id
 from paperterm.models import Paper
+from paperterm.settings.env import env
 from paperterm.sources import http
 from paperterm.sources.calendar import submission_window
 from paperterm.sources.feeds import (
@@ -61,7 +61,7 @@ def search(query: str, max_results: int, timeout: float = http.TIMEOUT) -> list[
         client = arxiv.Client(page_size=min(max_results, PAGE_SIZE),
                               delay_seconds=http.pacer.interval,  # MIN_INTERVAL between pages
                               num_retries=0)  # retries are ours (http.polite)
-        client.query_url_format = os.environ.get("PAPERTERM_ARXIV_API_URL", API_URL)
+        client.query_url_format = env("PAPERTERM_ARXIV_API_URL") or API_URL
         wanted = arxiv.Search(query=query, max_results=max_results,
                               sort_by=arxiv.SortCriterion.SubmittedDate)
         results = client.results(wanted, offset=len(found))

@@ -3,9 +3,10 @@ returns, when an empty answer is final, and which submissions a past day announc
 
 from __future__ import annotations
 
-import os
 import time
 from datetime import date, datetime, timedelta, timezone
+
+from paperterm.settings.env import env
 
 EASTERN = timezone(timedelta(hours=-5))
 EMPTY_RETRY_SECONDS = 3600  # an empty weekday feed is asked again after this long
@@ -18,7 +19,7 @@ def eastern_today() -> date:
 
     PAPERTERM_TODAY (an ISO date) overrides it.
     """
-    override = os.environ.get("PAPERTERM_TODAY")
+    override = env("PAPERTERM_TODAY")
     if override:
         return date.fromisoformat(override)
     try:

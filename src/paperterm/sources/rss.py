@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import os
-
+from paperterm.settings.env import env
 from paperterm.sources import http
 from paperterm.sources.feeds import FeedError, ParsedFeed, parse_feed
 
@@ -12,7 +11,7 @@ RSS_URL = "https://rss.arxiv.org/rss/{cats}"  # PAPERTERM_RSS_URL overrides it (
 
 def fetch_rss(categories: list[str], timeout: float = http.TIMEOUT) -> ParsedFeed:
     """Today's announcement for all categories in one request; raises http.NetworkError."""
-    base = os.environ.get("PAPERTERM_RSS_URL", RSS_URL)
+    base = env("PAPERTERM_RSS_URL") or RSS_URL
     url = base.format(cats="+".join(categories))
     data = http.get(url, "RSS feed", timeout)
     try:

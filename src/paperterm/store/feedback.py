@@ -1,5 +1,6 @@
 """What the ranking learns from: stars, saves and `learn` positives; "not interested" and
-papers read (the preview rested on) but neither starred nor saved."""
+papers read (the preview rested on) but neither starred nor saved. Each is a signal for the
+topic it was given under only (a star under moe does not move the agents ranking)."""
 
 from __future__ import annotations
 
@@ -24,8 +25,6 @@ class Example:
     @property
     def positive(self) -> bool:
         return self.kind in POSITIVE_KINDS
-
-
 
 
 def _latest(field: str, col: str) -> str:
@@ -54,8 +53,8 @@ class FeedbackQueries(Database):
 
     def training_examples(self, topic: str) -> list[Example]:
         """One example per paper, the strongest kind first: starred, saved, learned (positive),
-        then dismissed for this topic, then read and skipped (negative). Papers whose text is
-        unknown are left out."""
+        then dismissed, then read and skipped (negative), each given under this topic. Papers
+        whose text is unknown are left out."""
         out: dict[str, Example] = {}
 
         def add(rows: object, kind: Kind) -> None:
@@ -65,16 +64,17 @@ class FeedbackQueries(Database):
 
         c, user = self.conn, _text("u.id")
         add(c.execute(f"SELECT u.id, {user} FROM user_state u WHERE u.starred=1 "
-                      "ORDER BY u.id"), "starred")
+                      "AND u.star_topic=? ORDER BY u.id", (topic,)), "starred")
         add(c.execute(f"SELECT u.id, {user} FROM user_state u WHERE u.saved_at IS NOT NULL "
-                      "ORDER BY u.id"), "saved")
+                      "AND u.saved_topic=? ORDER BY u.id", (topic,)), "saved")
         # the cached paper's text where there is one, else what the library had
         add(c.execute(f"SELECT k.id, coalesce({_latest('title', 'k.id')}, max(k.title)), "
                       f"coalesce({_latest('abstract', 'k.id')}, max(k.abstract)) "
-                      "FROM positives k GROUP BY k.id ORDER BY k.id"), "learned")
+                      "FROM positives k WHERE k.topic=? GROUP BY k.id ORDER BY k.id", (topic,)),
+            "learned")
         add(c.execute(f"SELECT d.id, {_text('d.id')} FROM dismissals d WHERE d.topic=? "
                       "ORDER BY d.id", (topic,)), "dismissed")
         add(c.execute(f"SELECT u.id, {user} FROM user_state u WHERE u.seen_at IS NOT NULL "
-                      "AND u.starred=0 AND u.saved_at IS NULL ORDER BY u.seen_at DESC, u.id "
-                      "LIMIT ?", (MAX_SKIPPED,)), "skipped")
+                      "AND u.starred=0 AND u.saved_at IS NULL AND u.seen_topic=? "
+                      "ORDER BY u.seen_at DESC, u.id LIMIT ?", (topic, MAX_SKIPPED)), "skipped")
         return list(out.values())

@@ -1,5 +1,6 @@
-"""Everything the user made (stars, seen, saved, notes, tags), as plain records to export and
-merge back, with each paper's cached metadata so that another machine can use them."""
+"""Everything the user made (stars, seen, saved, notes, tags; the topic each star, save and
+read teaches), as plain records to export and merge back, with each paper's cached metadata
+so that another machine can use them."""
 
 from __future__ import annotations
 
@@ -43,12 +44,14 @@ class LibraryIO(Database):
         def at(pid: str) -> dict[str, object]:
             return rec.setdefault(pid, {"id": pid, "starred": False, "seen_at": None,
                                         "saved_at": None, "bib_key": None, "bib_path": None,
-                                        "note": "", "tags": []})
+                                        "star_topic": None, "saved_topic": None,
+                                        "seen_topic": None, "note": "", "tags": []})
 
         for r in c.execute("SELECT * FROM user_state"):
             at(r["id"]).update(starred=bool(r["starred"]), seen_at=r["seen_at"],
                                saved_at=r["saved_at"], bib_key=r["bib_key"],
-                               bib_path=r["bib_path"])
+                               bib_path=r["bib_path"], star_topic=r["star_topic"],
+                               saved_topic=r["saved_topic"], seen_topic=r["seen_topic"])
         for r in c.execute("SELECT id, body FROM notes"):
             at(r[0])["note"] = r[1]
         for r in c.execute("SELECT id, tag FROM tags ORDER BY tag"):
@@ -65,7 +68,8 @@ class LibraryIO(Database):
                        papers: Sequence[Paper], days: dict[str, str]) -> ImportCounts:
         """Merge records (already validated) into the store, in one transaction: stars and
         tags are added, the earliest seen/saved time wins, a different note is appended to
-        the local one. `papers` not cached yet are added."""
+        the local one; each mark keeps the topic it teaches (the local star's, else the
+        imported one's; the saved and seen time's). `papers` not cached yet are added."""
         counts = ImportCounts(papers=len(records))
         now = time.time()
         with self.transaction() as c:
@@ -81,17 +85,26 @@ class LibraryIO(Database):
             for r in records:
                 pid = str(r["id"])
                 c.execute(
-                    """INSERT INTO user_state (id, seen_at, starred, saved_at, bib_key, bib_path)
-                       VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET
+                    """INSERT INTO user_state (id, seen_at, starred, saved_at, bib_key, bib_path,
+                       star_topic, saved_topic, seen_topic)
+                       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET
                        seen_at = CASE WHEN user_state.seen_at IS NULL THEN excluded.seen_at
                                  ELSE min(user_state.seen_at, coalesce(excluded.seen_at,
                                  user_state.seen_at)) END,
+                       seen_topic = CASE WHEN user_state.seen_at IS NULL
+                                    OR excluded.seen_at < user_state.seen_at
+                                    THEN excluded.seen_topic ELSE user_state.seen_topic END,
+                       star_topic = CASE WHEN user_state.starred = 1 THEN user_state.star_topic
+                                    ELSE excluded.star_topic END,
+                       saved_topic = CASE WHEN user_state.saved_at IS NULL
+                                     THEN excluded.saved_topic ELSE user_state.saved_topic END,
                        starred = max(user_state.starred, excluded.starred),
                        saved_at = coalesce(user_state.saved_at, excluded.saved_at),
                        bib_key = coalesce(user_state.bib_key, excluded.bib_key),
                        bib_path = coalesce(user_state.bib_path, excluded.bib_path)""",
                     (pid, r.get("seen_at"), int(bool(r.get("starred"))), r.get("saved_at"),
-                     r.get("bib_key"), r.get("bib_path")))
+                     r.get("bib_key"), r.get("bib_path"), r.get("star_topic"),
+                     r.get("saved_topic"), r.get("seen_topic")))
                 counts.starred += bool(r.get("starred"))
                 note = clean_note(str(r.get("note") or ""))
                 if note:

@@ -18,6 +18,11 @@ def normal_tag(text: str) -> str:
     return _TAG.sub("-", text.strip().lower()).strip("-")
 
 
+def clean_tags(tags: Iterable[str]) -> list[str]:
+    """Tags as stored: normalised, sorted, without duplicates or empty ones."""
+    return sorted({t for t in (normal_tag(t) for t in tags) if t})
+
+
 def clean_note(text: str) -> str:
     """A note as stored: lines kept, controls and escapes removed, trailing space trimmed."""
     lines = [clean_text(line).rstrip() for line in text.replace("\r\n", "\n").split("\n")]
@@ -54,7 +59,7 @@ class NoteQueries(Database):
 
     def set_tags(self, paper_id: str, tags: Iterable[str]) -> list[str]:
         """Replace the paper's tags; returns them as stored."""
-        wanted = sorted({t for t in (normal_tag(t) for t in tags) if t})
+        wanted = clean_tags(tags)
         now = time.time()
         with self.transaction() as c:
             c.execute("DELETE FROM tags WHERE id=?", (paper_id,))

@@ -203,6 +203,28 @@ _MIGRATIONS: list[str] = [
         PRIMARY KEY (id, target)
     );
     """,
+    # 12: the topic each mark was made under (issue 19): a star, a save one by one, a read
+    # and a `learn` positive teach that topic only. Rows from before keep their marks (the
+    # reading list, saved, seen) but teach no topic: NULL (positives: '')
+    """
+    ALTER TABLE user_state ADD COLUMN star_topic TEXT;
+    ALTER TABLE user_state ADD COLUMN saved_topic TEXT;
+    ALTER TABLE user_state ADD COLUMN seen_topic TEXT;
+    CREATE TABLE positives_by_topic (
+        id TEXT NOT NULL,
+        source TEXT NOT NULL,
+        topic TEXT NOT NULL,               -- the topic they teach ('': recorded before topics)
+        title TEXT NOT NULL DEFAULT '',
+        abstract TEXT NOT NULL DEFAULT '',
+        added_at REAL NOT NULL,
+        PRIMARY KEY (id, source, topic)
+    );
+    INSERT INTO positives_by_topic (id, source, topic, title, abstract, added_at)
+        SELECT id, source, '', title, abstract, added_at FROM positives;
+    DROP TABLE positives;
+    ALTER TABLE positives_by_topic RENAME TO positives;
+    CREATE INDEX positives_by_topic ON positives (topic, id);
+    """,
 ]
 
 SCHEMA_VERSION = len(_MIGRATIONS)

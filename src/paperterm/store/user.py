@@ -1,4 +1,5 @@
-"""What the user did with papers: seen, starred, saved to a .bib file."""
+"""What the user did with papers: seen, starred, saved to a .bib file, each with the topic it
+was done under (what the ranking of that topic learns from; NULL: it teaches no topic)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ class UserState:
     starred: bool = False
     saved: bool = False
     bib_key: str | None = None
+    star_topic: str | None = None  # the topic the star was given under
 
 
 class UserQueries(Database):
@@ -27,34 +29,53 @@ class UserQueries(Database):
                 starred=bool(r["starred"]),
                 saved=r["saved_at"] is not None,
                 bib_key=r["bib_key"],
+                star_topic=r["star_topic"],
             )
         return out
 
-    def mark_seen(self, ids: Iterable[str]) -> None:
+    def mark_seen(self, ids: Iterable[str], *, topic: str | None = None) -> None:
+        """Mark papers seen (read under `topic`); the first time and topic are kept."""
         now = time.time()
         self.conn.executemany(
-            """INSERT INTO user_state (id, seen_at) VALUES (?, ?)
+            """INSERT INTO user_state (id, seen_at, seen_topic) VALUES (?, ?, ?)
                ON CONFLICT(id) DO UPDATE
-               SET seen_at=coalesce(user_state.seen_at, excluded.seen_at)""",
-            [(i, now) for i in ids],
+               SET seen_topic=CASE WHEN user_state.seen_at IS NULL THEN excluded.seen_topic
+                              ELSE user_state.seen_topic END,
+                   seen_at=coalesce(user_state.seen_at, excluded.seen_at)""",
+            [(i, now, topic) for i in ids],
         )
 
-    def set_starred(self, paper_id: str, starred: bool) -> None:
-        self.conn.execute(
-            """INSERT INTO user_state (id, starred) VALUES (?, ?)
-               ON CONFLICT(id) DO UPDATE SET starred=excluded.starred""",
-            (paper_id, int(starred)),
-        )
+    def unmark_seen(self, ids: Iterable[str]) -> None:
+        """Papers unseen again (an undo)."""
+        self.conn.executemany("UPDATE user_state SET seen_at=NULL, seen_topic=NULL WHERE id=?",
+                              [(i,) for i in ids])
+
+    def set_starred(self, paper_id: str, starred: bool, *, topic: str | None = None) -> None:
+        """Star (given under `topic`, None: teaching no topic) or unstar a paper."""
+        if starred:
+            self.conn.execute(
+                """INSERT INTO user_state (id, starred, star_topic) VALUES (?, 1, ?)
+                   ON CONFLICT(id) DO UPDATE SET starred=1, star_topic=excluded.star_topic""",
+                (paper_id, topic),
+            )
+        else:
+            self.conn.execute(
+                """INSERT INTO user_state (id, starred) VALUES (?, 0)
+                   ON CONFLICT(id) DO UPDATE SET starred=0""", (paper_id,))
 
     def starred_ids(self) -> set[str]:
         return {r[0] for r in self.conn.execute("SELECT id FROM user_state WHERE starred=1")}
 
-    def mark_saved(self, saved: Iterable[tuple[str, str]], bib_path: Path | str) -> None:
-        """Record (paper id, citation key) pairs written to bib_path."""
+    def mark_saved(self, saved: Iterable[tuple[str, str]], bib_path: Path | str, *,
+                   topic: str | None = None) -> None:
+        """Record (paper id, citation key) pairs written to bib_path, saved one by one under
+        `topic` (None: in bulk, teaching no topic)."""
         now = time.time()
         self.conn.executemany(
-            """INSERT INTO user_state (id, saved_at, bib_key, bib_path) VALUES (?, ?, ?, ?)
+            """INSERT INTO user_state (id, saved_at, bib_key, bib_path, saved_topic)
+               VALUES (?, ?, ?, ?, ?)
                ON CONFLICT(id) DO UPDATE SET saved_at=excluded.saved_at,
-               bib_key=excluded.bib_key, bib_path=excluded.bib_path""",
-            [(pid, now, key, str(bib_path)) for pid, key in saved],
+               bib_key=excluded.bib_key, bib_path=excluded.bib_path,
+               saved_topic=excluded.saved_topic""",
+            [(pid, now, key, str(bib_path), topic) for pid, key in saved],
         )

@@ -1,27 +1,31 @@
 """Loading a day in the background while the reader is up: the first day when it needs the
 network, `R` (fetch today's announcement again) and a topic switch to other categories.
 
-`DayLoader` is a controller the app holds. The fetch runs on a daemon thread with its own
-store (`q` must not wait for a hanging network), which posts the day (`DayFetched`) or why
-not (`DayFetchFailed`) to the app; the app hands them here, and the day replaces the day
-screen. Meanwhile the empty screen counts the seconds.
+`DayLoader` is a controller the app holds. The fetch is the load-a-day service's
+(`services.days.fetch_day`) on a daemon thread with its own store (`q` must not wait for a
+hanging network), which posts the day (`DayFetched`) or why not (`DayFetchFailed`) to the
+app; the app hands them here, and the day replaces the day screen. Meanwhile the empty
+screen counts the seconds. The session is immutable: each change is a new one, held by the
+app (`reader.session`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import gc
-import threading
 import time
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from paperterm.models import Day, Topic
+from paperterm.session import Session
 from paperterm.tui.host import Reader
 from paperterm.tui.screens.day import DayScreen
-from paperterm.tui.screens.day_nav import fetch_day
+from paperterm.tui.screens.day_nav import fetch_in_thread
 
 if TYPE_CHECKING:
+    import threading
+
     from textual.app import App
     from textual.timer import Timer
 
@@ -33,11 +37,15 @@ class DayLoader:
 
     def __init__(self, app: App[Any], reader: Reader, *, autoscore: bool) -> None:
         self.app, self.reader = app, reader
-        self.session = reader.session
         self.autoscore = autoscore
         self._thread: threading.Thread | None = None  # the load whose day counts
         self._loading_timer: Timer | None = None  # counts the seconds of a background load
         self._topic_after_load: Topic | None = None  # a topic switch waiting for its day
+
+    @property
+    def session(self) -> Session:
+        """The app's session (a new one at each change)."""
+        return self.reader.session
 
     def _say(self, message: str, severity: str = "information",
              timeout: float | None = None) -> None:
@@ -51,10 +59,7 @@ class DayLoader:
         req = self.session.pending
         assert req is not None
         # a daemon thread, not a Textual worker: `q` must not wait for a hanging network
-        self._thread = threading.Thread(target=fetch_day,
-                                        args=(self.app, req, self.session.db_path),
-                                        name="paperterm-load", daemon=True)
-        self._thread.start()
+        self._thread = fetch_in_thread(self.app, req, self.session.db_path)
         day = self.session.day
         if day.source == "loading":  # the empty screen counts the seconds meanwhile
             self._loading_timer = self.app.set_interval(
@@ -85,7 +90,8 @@ class DayLoader:
         if req.offline:
             self._say("Offline (--offline): not re-fetching.", "warning")
             return
-        self.session.pending = dataclasses.replace(req, refresh=True)
+        self.reader.session = dataclasses.replace(
+            self.session, pending=dataclasses.replace(req, refresh=True))
         self._say(loading_label(req).replace("loading", "Re-fetching", 1))
         self.start()
 
@@ -110,7 +116,7 @@ class DayLoader:
         if req is None or pending is not None:
             return False
         self._topic_after_load = topic
-        self.session.pending = req
+        self.reader.session = dataclasses.replace(self.session, pending=req)
         self._say(f"Topic: {topic.name}: {loading_label(req)}")
         self.start()
         return True
@@ -121,7 +127,7 @@ class DayLoader:
         if message.worker is not self._thread:
             return
         self._thread = None
-        self.session.pending = None
+        self.reader.session = dataclasses.replace(self.session, pending=None)
         self._say(message.error, "error")
         day = self.session.day
         if day.source == "loading":  # the empty screen says so instead of "loading…"
@@ -142,17 +148,16 @@ class DayLoader:
         """Show `day`, loaded for the session's pending request, instead of the shown one."""
         if self.reader.quitting:
             return
-        req = self.session.pending
+        s = self.session
+        req = s.pending
         topic, self._topic_after_load = self._topic_after_load, None
-        if topic is not None:  # a topic switch: that topic
-            self.session.topic = topic
-        said = set(self.session.day.notices)  # said when the shown day came
-        if self.session.day.source == "loading":  # what start-up had to say still stands
-            day.notices[:0] = [n for n in self.session.day.notices if n not in day.notices]
-        if req is not None:
-            self.session.request = dataclasses.replace(req, refresh=False)
-        self.session.day = day
-        self.session.pending = None
+        said = set(s.day.notices)  # said when the shown day came
+        if s.day.source == "loading":  # what start-up had to say still stands
+            day.notices[:0] = [n for n in s.day.notices if n not in day.notices]
+        self.reader.session = dataclasses.replace(
+            s, day=day, pending=None,
+            topic=s.topic if topic is None else topic,  # a topic switch: that topic
+            request=s.request if req is None else dataclasses.replace(req, refresh=False))
         gc.unfreeze()  # what start-up froze (app.py) includes the screen replaced here
         self.app.switch_screen(DayScreen(self.session, autoscore=self.autoscore))
         for note in dict.fromkeys(day.notices):  # what this load has to say (the sample

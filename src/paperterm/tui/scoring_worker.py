@@ -1,5 +1,6 @@
-"""The bodies of the scoring worker threads: the LLM run (the scoring facade) and the local
-rankings, each reporting by messages tagged with its worker.
+"""The bodies of the scoring worker threads: the LLM run (the score-a-day service,
+`services.scoring`) and the local rankings, each posting typed messages tagged with its
+worker to the screen that started it.
 
 They run in Textual thread workers, after the list is on screen: only here are the scoring
 engine and litellm imported. Each opens its own store (one per thread).
@@ -7,13 +8,12 @@ engine and litellm imported. Each opens its own store (one per thread).
 
 from __future__ import annotations
 
-import copy
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from paperterm.models import Paper, Topic
-from paperterm.scoring.types import RunSummary, Score, ScoringSettings
+from paperterm.scoring.types import ScoringSettings
 from paperterm.tui.messages import (
     LocalScores,
     ScoresArrived,
@@ -22,7 +22,10 @@ from paperterm.tui.messages import (
     ScoringMessage,
     ScoringProgress,
 )
-from paperterm.tui.workers import Target, current_job, post
+from paperterm.tui.workers import Job, Target, current_job, post
+
+if TYPE_CHECKING:
+    from paperterm.services.scoring import ScoringEvent
 
 
 def score_in_thread(
@@ -45,65 +48,28 @@ def score_in_thread(
     papers `--prefilter` sends are scored; the others arrive at once with local scores.
     `fresh` forces a rescore (cached scores are not used).
     """
-    from paperterm.scoring import ScoringError, run_scoring
+    from paperterm.services import scoring as service
 
     worker = current_job()
 
-    def send(message: ScoringMessage) -> None:
-        post(target, message)
+    def send(event: service.ScoringEvent) -> None:
+        post(target, _as_message(worker, event))
 
-    def on_scores(scores: list[Score]) -> None:
-        send(ScoresArrived(worker, list(scores)))
-
-    def on_progress(summary: RunSummary) -> None:
-        send(ScoringProgress(worker, copy.copy(summary)))  # the engine keeps counting on
-
-    held: list[Score] = []
-    extras = None
-    try:
-        if prefilter_day is not None and settings.prefilter:
-            papers, held, extras = _prefilter(papers, topic, settings, db_path,
-                                              *prefilter_day)
-            if held:
-                on_scores(held)
-        summary = run_scoring(papers, topic, settings, db_path=db_path,
-                              on_scores=on_scores, on_progress=on_progress, cancel=cancel,
-                              day=day, fresh=fresh)
-        if held:
-            from paperterm.scoring.prefilter import estimate_saved
-
-            estimate_saved(summary, held, prefilter_day[1] if prefilter_day else papers)
-        if extras:
-            summary.notices.append(extras)
-    except ScoringError as exc:
-        send(ScoringFailed(worker, str(exc)))
-        return
-    except Exception as exc:  # never a traceback in the reader
-        send(ScoringFailed(worker, f"scoring failed: {type(exc).__name__}: {exc}"))
-        return
-    send(ScoringFinished(worker, summary))
+    service.score_day(papers, topic, settings, db_path=db_path, on_event=send, day=day,
+                      whole_day=prefilter_day, cancel=cancel, fresh=fresh)
 
 
-def _prefilter(papers: list[Paper], topic: Topic, settings: ScoringSettings, db_path: Path,
-               day_key: str, day: list[Paper],
-               ) -> tuple[list[Paper], list[Score], str | None]:
-    """Which of `papers` (not yet scored) `--prefilter` sends, judged against the whole day,
-    the local scores of those it holds back, and what it sent beyond the top part."""
-    from paperterm.scoring.prefilter import extras_notice, prefilter_day
-    from paperterm.store import Store
+def _as_message(worker: Job, event: ScoringEvent) -> ScoringMessage:
+    """The service's event as the typed message the day screen handles."""
+    from paperterm.services import scoring as service
 
-    try:
-        store: Store | None = Store.open(db_path)
-    except Exception:  # no cache: the split is made without stars and cached scores
-        store = None
-    try:
-        split = prefilter_day(store, day_key, day, topic, settings.prefilter, settings.model)
-    finally:
-        if store is not None:
-            store.close()
-    todo = {p.id for p in papers}
-    return ([p for p in split.send if p.id in todo],
-            [s for s in split.held if s.paper_id in todo], extras_notice(split))
+    if isinstance(event, service.ScoresArrived):
+        return ScoresArrived(worker, event.scores)
+    if isinstance(event, service.ScoringProgress):
+        return ScoringProgress(worker, event.summary)
+    if isinstance(event, service.ScoringFinished):
+        return ScoringFinished(worker, event.summary)
+    return ScoringFailed(worker, event.error)
 
 
 # -- local rankings ---------------------------------------------------------------------
@@ -122,16 +88,15 @@ def rank_in_thread(target: Target, papers: list[Paper], topic: Topic, db_path: P
                    label: str, keywords_first: bool) -> None:
     """The learned local ranking (keyword scores first, with `keywords_first`), posted to
     `target` as `LocalScores` of this worker."""
-    from paperterm.scoring import cached_local_scores
-    from paperterm.scoring.blend import learned_local_scores
+    from paperterm.scoring.local import rank_locally
 
     job = current_job()
     store = _open_store(db_path)
     try:
         if keywords_first:
-            keywords = cached_local_scores(store, label, papers, topic)
+            keywords = rank_locally(store, papers, topic, day=label, keywords_only=True)
             post(target, LocalScores(job, topic, keywords))
-        scores = learned_local_scores(store, label, papers, topic)
+        scores = rank_locally(store, papers, topic, day=label)
     finally:
         if store is not None:
             store.close()
@@ -141,12 +106,12 @@ def rank_in_thread(target: Target, papers: list[Paper], topic: Topic, db_path: P
 def provisional_in_thread(target: Target, papers: list[Paper], topic: Topic, db_path: Path,
                           label: str) -> None:
     """Keyword scores to lay under the papers the model did not score."""
-    from paperterm.scoring import cached_local_scores
+    from paperterm.scoring.local import rank_locally
 
     job = current_job()
     store = _open_store(db_path)
     try:
-        scores = cached_local_scores(store, label, papers, topic)
+        scores = rank_locally(store, papers, topic, day=label, keywords_only=True)
     finally:
         if store is not None:
             store.close()

@@ -26,7 +26,10 @@ def post(target: Target, message: WorkerMessage) -> bool:
         return False
 
 
-def current_job() -> Worker[Any] | threading.Thread:
+Job = Worker[Any] | threading.Thread  # what a message's `worker` is
+
+
+def current_job() -> Job:
     """The job this code runs in: its Textual worker, else its (daemon) thread."""
     try:
         return get_current_worker()

@@ -5,7 +5,6 @@ chosen collection. `PAPERTERM_ZOTERO_CONNECTOR_URL` overrides the address (tests
 from __future__ import annotations
 
 import json
-import os
 import urllib.error
 import urllib.request
 import uuid
@@ -15,6 +14,7 @@ from typing import Any
 from paperterm import __version__
 from paperterm.exports.record import record
 from paperterm.models import Paper
+from paperterm.settings.env import env
 
 DEFAULT_URL = "http://127.0.0.1:23119"
 TIMEOUT = 30.0
@@ -57,7 +57,7 @@ class PartlySaved(ZoteroError):
 
 class Connector:
     def __init__(self, base_url: str | None = None) -> None:
-        self.base = (base_url or os.environ.get("PAPERTERM_ZOTERO_CONNECTOR_URL")
+        self.base = (base_url or env("PAPERTERM_ZOTERO_CONNECTOR_URL")
                      or DEFAULT_URL).rstrip("/")
 
     def _post(self, endpoint: str, payload: Any) -> tuple[int, Any]:

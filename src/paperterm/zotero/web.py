@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from paperterm.models import Paper
+from paperterm.settings.env import env
 from paperterm.zotero.connector import PartlySaved, ZoteroError, zotero_item
 
 DEFAULT_URL = "https://api.zotero.org"
@@ -45,7 +46,7 @@ class WebLibrary:
         from pyzotero import zotero
 
         self.key = key.strip()
-        self.base = (base_url or os.environ.get("PAPERTERM_ZOTERO_API_URL")
+        self.base = (base_url or env("PAPERTERM_ZOTERO_API_URL")
                      or DEFAULT_URL).rstrip("/")
         self.label = library_label(library_type, library_id)
         self.zot = zotero.Zotero(urllib.parse.quote(str(library_id)), library_type, self.key)

@@ -73,9 +73,13 @@ class DayNavigation:
 
     def __init__(self, view: DayView, screen_class: type[Screen[Any]]) -> None:
         self.view = view
-        self.session = view.session
         self.screen_class = screen_class
         self._thread: threading.Thread | None = None  # the fetch whose day counts
+
+    @property
+    def session(self) -> Session:
+        """The screen's session (a new one after a topic switch)."""
+        return self.view.session
 
     # -- the keys ---------------------------------------------------------------------------
 
@@ -144,7 +148,9 @@ class DayNavigation:
     # -- opening a day ----------------------------------------------------------------------
 
     def open_day(self, req: LoadRequest, notice: str | None = None) -> None:
-        """Show the day `req` loads: at once from the cache, else fetched in the background."""
+        """Show the day `req` loads: at once from the cache, else fetched in the background
+        (the load-a-day service, `services.days`)."""
+        from paperterm.services import days
         from paperterm.sources import loader
 
         reader = self.view.reader
@@ -152,21 +158,18 @@ class DayNavigation:
             reader.say("Already loading…", timeout=3)
             return
         store = reader.store
-        if store is not None and loader.loads_without_network(req, store):
+        if store is not None:
             try:
-                day = loader.load_day(req, store)
+                day = days.cached_day(req, store)
             except (loader.LoadError, OSError) as exc:
                 reader.say(str(exc), "error")
                 return
-            self._show(req, day, notice)
-            return
-        reader.session.pending = req
+            if day is not None:
+                self._show(req, day, notice)
+                return
+        reader.session = replace(reader.session, pending=req)
         reader.say(loader.loading_label(req), timeout=5)
-        # a daemon thread, not a Textual worker: `q` must not wait for a hanging network
-        self._thread = threading.Thread(
-            target=fetch_day, args=(self.view, req, self.session.db_path, notice),
-            name="paperterm-day", daemon=True)
-        self._thread.start()
+        self._thread = fetch_in_thread(self.view, req, reader.session.db_path, notice)
 
     def fetched(self, message: DayFetched) -> None:
         if message.worker is self._thread:
@@ -176,16 +179,16 @@ class DayNavigation:
     def failed(self, message: DayFetchFailed) -> None:
         if message.worker is self._thread:
             self._thread = None
-            self.view.reader.session.pending = None
-            self.view.reader.say(message.error, "error")
+            reader = self.view.reader
+            reader.session = replace(reader.session, pending=None)
+            reader.say(message.error, "error")
 
     def _show(self, req: LoadRequest, day: Day, notice: str | None) -> None:
         reader, app = self.view.reader, self.view.app
-        s = reader.session
-        s.pending = None
+        reader.session = replace(reader.session, pending=None)
         if reader.quitting:
             return
-        s.day, s.request = day, req
+        s = reader.session = replace(reader.session, day=day, request=req)
         while not isinstance(app.screen, self.screen_class) and len(app.screen_stack) > 1:
             app.pop_screen()
         screen = self.screen_class(s, autoscore=self.view.autoscore)  # type: ignore[call-arg, arg-type]
@@ -195,16 +198,21 @@ class DayNavigation:
                 reader.say(text, "warning", timeout=8)
 
 
-def fetch_day(target: Target, req: LoadRequest, db_path: Path,
-              notice: str | None = None) -> None:
-    """In a daemon thread (its own store): load the day `req` asks for and post it (or why
-    not) to `target`, as a message of this thread."""
-    from paperterm.sources.loader import load_day_at
+def fetch_in_thread(target: Target, req: LoadRequest, db_path: Path,
+                    notice: str | None = None) -> threading.Thread:
+    """Load the day `req` asks for on a daemon thread (the load-a-day service's `fetch_day`,
+    its own store; `q` never waits for a hanging network) and post the outcome to `target`
+    as a message of that thread, which is returned."""
+    from paperterm.services import days
 
-    job = current_job()
-    try:
-        day = load_day_at(req, db_path)
-    except Exception as exc:
-        post(target, DayFetchFailed(job, f"could not load the day: {exc}"))
-        return
-    post(target, DayFetched(job, req, day, notice))
+    def report(event: days.DayEvent) -> None:  # in the thread
+        job = current_job()
+        if isinstance(event, days.DayLoaded):
+            post(target, DayFetched(job, event.request, event.day, notice))
+        else:
+            post(target, DayFetchFailed(job, event.error))
+
+    thread = threading.Thread(target=days.fetch_day, args=(req, db_path, report),
+                              name="paperterm-day", daemon=True)
+    thread.start()
+    return thread

@@ -9,11 +9,12 @@ from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
-from paperterm.follows import Followed, clean_author, following, merged, name_key
+from paperterm.follows import Followed, clean_author, merged, name_key, with_follows
 from paperterm.models import Topic
 from paperterm.tui.text import one_line
 
 if TYPE_CHECKING:
+    from paperterm.session import Session
     from paperterm.tui.screens.day_view import DayView
     from paperterm.tui.screens.scoring import ScoringController
 
@@ -22,17 +23,16 @@ class Follows:
     def __init__(self, view: DayView, scoring: ScoringController) -> None:
         self.view = view
         self.model = view.model
-        self.session = view.session
         self.scoring = scoring
+
+    @property
+    def session(self) -> Session:
+        """The screen's session (a new one after a topic switch)."""
+        return self.view.session
 
     def with_follows(self, topic: Topic) -> Topic:
         """`topic` following the config's authors and those followed in the reader."""
-        store = self.view.reader.store
-        try:
-            stored = store.followed_authors() if store is not None else []
-        except Exception:  # an unreadable table only loses the reader's follows
-            stored = []
-        return following(topic, self.session.config.follow, stored)
+        return with_follows(topic, self.session.config.follow, self.view.reader.store)
 
     def start(self) -> None:
         """At start: the topic follows every followed author; their papers are marked."""

@@ -20,7 +20,7 @@ from textual.widgets import Footer, Input, Label, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from paperterm.daymodel import MarkChange
-from paperterm.store import SearchHit, Selection
+from paperterm.store import SearchHit
 from paperterm.store.fts import HIT_CLOSE, HIT_OPEN
 from paperterm.tui.bib_actions import BibOptions, bibtex_clipping, save_papers
 from paperterm.tui.host import Reader, reader_of
@@ -86,19 +86,18 @@ class LibraryScreen(Screen[None]):
     # -- results --------------------------------------------------------------------------
 
     def _find(self) -> list[SearchHit]:
+        from paperterm.services import library
+
         store = self.reader.store
         if store is None:
             return []
-        topic_fp = self.reader.session.topic.fingerprint
+        topic, settings = self.reader.session.topic, self.reader.session.settings
         if self.mode == "starred":
-            return [SearchHit(p, day, p.abstract[:300], 0.0)
-                    for p, day in store.library_papers(Selection(starred=True))]
+            return library.starred(store, topic, settings)[0]
         if self.mode == "similar" and self.paper_id:
-            from paperterm.similar import similar_papers
-
-            return similar_papers(store, self.paper_id, limit=LIMIT, topic_fp=topic_fp)
+            return library.similar(store, self.paper_id, topic, settings, limit=LIMIT)[0]
         query = self.query_one("#library-query", Input).value
-        return store.search(query, limit=LIMIT, topic_fp=topic_fp)
+        return library.search(store, query, topic, settings, limit=LIMIT)[0]
 
     def refresh_results(self) -> None:
         self.hits = self._find()
@@ -168,7 +167,7 @@ class LibraryScreen(Screen[None]):
             return
         pid = h.paper.id
         starred = pid not in self.starred
-        store.set_starred(pid, starred)
+        store.set_starred(pid, starred, topic=self.reader.session.topic.name)
         (self.starred.add if starred else self.starred.discard)(pid)
         results = self.query_one("#library-results", OptionList)
         if results.highlighted is not None:
@@ -186,7 +185,8 @@ class LibraryScreen(Screen[None]):
         outcome = save_papers([h.paper], self.reader.session.bib_path, self._options())
         if (not outcome.error and self.reader.store is not None and outcome.in_file
                 and outcome.path is not None):
-            self.reader.store.mark_saved(outcome.in_file, outcome.path)
+            self.reader.store.mark_saved(outcome.in_file, outcome.path,
+                                         topic=self.reader.session.topic.name)
             self.reader.apply_marks(
                 [MarkChange(tuple(pid for pid, _ in outcome.in_file), "saved", True)])
         self.reader.say(outcome.message, "error" if outcome.error else "information")

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from paperterm.config import ZoteroConfig
+    from paperterm.session import Session
     from paperterm.tui.bib_actions import BibOptions
     from paperterm.tui.screens.day_view import DayView
     from paperterm.tui.screens.scoring import ScoringController
@@ -33,9 +34,13 @@ class PaperActions:
     def __init__(self, view: DayView, triage: Triage, scoring: ScoringController) -> None:
         self.view = view
         self.model = view.model
-        self.session = view.session
         self.triage = triage
         self.scoring = scoring
+
+    @property
+    def session(self) -> Session:
+        """The screen's session (a new one after a topic switch)."""
+        return self.view.session
 
     def _say(self, message: str, severity: str = "information",
              timeout: float | None = None) -> None:
@@ -46,10 +51,10 @@ class PaperActions:
         e = self.view.current
         if e is None:
             return
-        pid, starred = e.id, not e.starred
+        pid, starred, topic = e.id, not e.starred, self.view.topic.name
         self.model.apply_marks([MarkChange((pid,), "starred", starred)])
-        self.view.reader.write_store(f"the star of {pid}",
-                                     lambda store: store.set_starred(pid, starred))
+        self.view.reader.write_store(
+            f"the star of {pid}", lambda store: store.set_starred(pid, starred, topic=topic))
         if starred:
             self.triage.mark_seen([e])
         self.scoring.relearn()  # stars are what the local ranking learns from
@@ -115,9 +120,9 @@ class PaperActions:
             self._say(outcome.message, "error", timeout=12)
             return
         if outcome.in_file and outcome.path is not None:
-            in_file, path = list(outcome.in_file), outcome.path
-            self.view.reader.write_store("the saved marks",
-                                         lambda store: store.mark_saved(in_file, path))
+            in_file, path, topic = list(outcome.in_file), outcome.path, self.view.topic.name
+            self.view.reader.write_store(
+                "the saved marks", lambda store: store.mark_saved(in_file, path, topic=topic))
         for pid, key in outcome.in_file:
             e = self.model.by_id.get(pid)
             if e is not None:

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from textual.timer import Timer
     from textual.worker import Worker
 
+    from paperterm.session import Session
     from paperterm.tui.screens.day_view import DayView
 
 ENABLE_LLM_HINT = (
@@ -54,7 +55,6 @@ class ScoringController:
 
     def __init__(self, view: DayView) -> None:
         self.view = view
-        self.session = view.session
         self.model = view.model
         self._worker: Worker[Any] | None = None  # the LLM run whose messages count
         self._cancel: threading.Event | None = None  # polled by the engine
@@ -63,6 +63,11 @@ class ScoringController:
         self._rescore_next: list[Paper] = []  # `r` during a run: scored when it ends
         self._rank_worker: Worker[Any] | None = None  # the ranking whose scores count
         self._provisional_worker: Worker[Any] | None = None
+
+    @property
+    def session(self) -> Session:
+        """The screen's session (a new one after a topic switch)."""
+        return self.view.session
 
     def _say(self, message: str, severity: str = "information",
              timeout: float | None = None) -> None:
@@ -81,8 +86,7 @@ class ScoringController:
         """Local scores: the learned blend from the cache for this day, topic and what the
         user taught it; else keyword scores (cached, or computed at once for a small day)
         now and the blend from a worker thread (which loads the embedding model)."""
-        from paperterm.scoring import cached_local_scores
-        from paperterm.scoring.blend_cache import cached_blend, training_examples
+        from paperterm.scoring.local import rank_locally
 
         reader, model = self.view.reader, self.model
         # on the first starts only, then it is known; once per run (a loading screen, or a
@@ -94,13 +98,13 @@ class ScoringController:
                                  exit_on_error=False)
         papers = [e.paper for e in model.entries]
         store, label, topic = reader.store, self.session.day.label, self.view.topic
-        scores = cached_blend(store, label, papers, topic, training_examples(store, topic))
+        scores = rank_locally(store, papers, topic, day=label, compute=False)
         if scores is not None:
             set_scores(model.by_id, scores, "local")
             model.scorer_label = "local scorer"
             return
         small = len(papers) <= self.INLINE_LOCAL_MAX
-        scores = cached_local_scores(store, label, papers, topic, compute=small)
+        scores = rank_locally(store, papers, topic, day=label, keywords_only=True, compute=small)
         if scores is not None:
             set_scores(model.by_id, scores, "local")
             model.scorer_label = "local scorer"
@@ -147,7 +151,7 @@ class ScoringController:
     def rank_provisionally(self, why: str) -> None:
         """The papers the model did not score keep a local score, labelled provisional, so
         the list stays ranked (now for a small day, else from a worker thread)."""
-        from paperterm.scoring import cached_local_scores
+        from paperterm.scoring.local import rank_locally
 
         entries = self.model.entries
         if not any(e.status in PROVISIONAL and e.relevance is None for e in entries):
@@ -155,8 +159,8 @@ class ScoringController:
         self.model.scorer_label = f"local scorer, provisional ({why})"
         papers = [e.paper for e in entries]
         topic = self.view.topic
-        scores = cached_local_scores(self.view.reader.store, self.session.day.label, papers,
-                                     topic, compute=len(papers) <= self.INLINE_LOCAL_MAX)
+        scores = rank_locally(self.view.reader.store, papers, topic, day=self.session.day.label,
+                              keywords_only=True, compute=len(papers) <= self.INLINE_LOCAL_MAX)
         if scores is not None:
             self._provisional(topic, scores)
             return

@@ -4,6 +4,7 @@ the topic follows the followed authors, the scores of the old topic go, the new 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -47,8 +48,9 @@ class TopicSwitch:
         view = self.view
         if not view.alive or (not same_day and view.reader.reload_for_topic(topic)):
             return
-        # kept by later days
-        view.topic = view.session.topic = self.follows.with_follows(topic)
+        view.topic = self.follows.with_follows(topic)
+        view.session = replace(view.session, topic=view.topic)
+        view.reader.session = replace(view.reader.session, topic=view.topic)  # later days
         self.follows.mark_followed()
         self.scoring.switch_topic()
         view.refilter(to_top=True)

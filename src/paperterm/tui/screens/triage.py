@@ -56,7 +56,9 @@ class Triage:
         if not self._pending_seen:
             return
         ids, self._pending_seen = sorted(self._pending_seen), set()
-        self.view.reader.write_store("the seen marks", lambda store: store.mark_seen(ids))
+        topic = self.view.topic.name  # what was read under this topic teaches it
+        self.view.reader.write_store("the seen marks",
+                                     lambda store: store.mark_seen(ids, topic=topic))
 
     def reload(self, store: Store) -> None:
         """Seen, starred and saved marks as the store has them now: those that differ show.

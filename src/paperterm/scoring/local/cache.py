@@ -1,5 +1,6 @@
-"""The learned local ranking's cache key and cache, without numpy: the reader asks it at
-first paint, before anything heavy is imported."""
+"""The local ranking's cache (per day, topic criteria and follows, scorer version and set of
+papers) and its keys, without numpy: the reader asks it at first paint, before anything
+heavy is imported. A store that cannot be read or written is ignored: only slower."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from paperterm.models import Paper, Topic
-from paperterm.scoring import local
-from paperterm.scoring.follow import local_key
+from paperterm.scoring.local import keywords
+from paperterm.scoring.local.follow import local_key
 from paperterm.scoring.types import Score
 
 if TYPE_CHECKING:
@@ -18,6 +19,14 @@ if TYPE_CHECKING:
 
 BLEND_VERSION = "blend-1"  # bump when the blend would change: old cache rows go unused
 EMBEDDING_MODEL = "wordllama-l2_supercat-256"  # semantic.MODEL_KEY (kept equal by a test)
+
+
+def papers_fingerprint(papers: Sequence[Paper]) -> str:
+    """A hash of which papers (id and version) a set of scores was made for."""
+    digest = hashlib.sha256()
+    for p in papers:
+        digest.update(f"{p.id}v{p.version}\n".encode())
+    return digest.hexdigest()[:16]
 
 
 def examples_fingerprint(examples: Sequence[Example]) -> str:
@@ -28,8 +37,9 @@ def examples_fingerprint(examples: Sequence[Example]) -> str:
     return digest.hexdigest()[:12]
 
 
-def scorer_version(examples: Sequence[Example]) -> str:
-    return (f"{BLEND_VERSION}/{local.SCORER_VERSION}/{EMBEDDING_MODEL}/"
+def blend_version(examples: Sequence[Example]) -> str:
+    """The blend's scorer version: its parts' versions and what it was taught."""
+    return (f"{BLEND_VERSION}/{keywords.SCORER_VERSION}/{EMBEDDING_MODEL}/"
             f"{examples_fingerprint(examples)}")
 
 
@@ -42,26 +52,24 @@ def training_examples(store: Store | None, topic: Topic) -> list[Example]:
     return []
 
 
-def cached_blend(store: Store | None, day_key: str, papers: Sequence[Paper], topic: Topic,
-                 examples: Sequence[Example]) -> list[Score] | None:
-    """The cached blended scores for this day, topic, scorer and examples, or None."""
+def cached(store: Store | None, day: str, papers: Sequence[Paper], topic: Topic,
+           version: str) -> list[Score] | None:
+    """The cached scores of `papers` for this day, topic and scorer version, or None."""
     if store is None:
         return None
     rows = None
-    with contextlib.suppress(Exception):
-        rows = store.local_scores(day_key, local_key(topic), scorer_version(examples),
-                                  local.papers_fingerprint(papers))
+    with contextlib.suppress(Exception):  # an unreadable cache is only a slower start
+        rows = store.local_scores(day, local_key(topic), version, papers_fingerprint(papers))
     if rows is None:
         return None
     return [Score(i, v, r, None, why, "scored", fine=f) for i, v, r, why, f in rows]
 
 
-def save_blend(store: Store | None, day_key: str, papers: Sequence[Paper], topic: Topic,
-               examples: Sequence[Example], scores: Sequence[Score]) -> None:
+def save(store: Store | None, day: str, papers: Sequence[Paper], topic: Topic, version: str,
+         scores: Sequence[Score]) -> None:
     if store is None:
         return
     with contextlib.suppress(Exception):  # not cached: computed again next time
-        store.save_local_scores(day_key, local_key(topic), scorer_version(examples),
-                                local.papers_fingerprint(papers),
+        store.save_local_scores(day, local_key(topic), version, papers_fingerprint(papers),
                                 [(s.paper_id, s.version, s.relevance or 1, s.reason,
                                   s.fine or 0.0) for s in scores])

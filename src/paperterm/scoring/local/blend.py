@@ -17,11 +17,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from paperterm.models import Paper, Topic
-from paperterm.scoring import local
-from paperterm.scoring.blend_cache import cached_blend, save_blend, training_examples
-from paperterm.scoring.follow import boost_followed
-from paperterm.scoring.learned import LIKE_MIN_SIMILARITY, LearnedModel, train
-from paperterm.scoring.semantic import embed_texts, paper_embeddings, topic_text
+from paperterm.scoring.local import keywords
+from paperterm.scoring.local.follow import boost_followed
+from paperterm.scoring.local.learned import LIKE_MIN_SIMILARITY, LearnedModel, train
+from paperterm.scoring.local.semantic import embed_texts, paper_embeddings, topic_text
 from paperterm.scoring.types import Score
 
 if TYPE_CHECKING:
@@ -77,7 +76,7 @@ def closeness(vectors: np.ndarray, topic: Topic, bg: np.ndarray) -> np.ndarray:
 
 def blend(bm25: Sequence[tuple[Score, float]], close: np.ndarray,
           learned: np.ndarray | None = None, likes: Sequence[str | None] = ()) -> list[Score]:
-    """The blended scores: `bm25` from `local.scores_and_exclusions` (the exclusions damp the
+    """The blended scores: `bm25` from `keywords.scores_and_exclusions` (the exclusions damp the
     closeness too), `close` per paper in [0, 1], `learned` the model's lift per paper in
     [-1, 1] (None without a model), `likes` "your starred: <title>" per paper, for the
     reason."""
@@ -95,18 +94,36 @@ def blend(bm25: Sequence[tuple[Score, float]], close: np.ndarray,
             if like:
                 reasons.insert(0, f"like {like}")
         reason = "; ".join(r for r in reasons if r != "no match" or len(reasons) == 1)
-        out.append(Score(s.paper_id, s.version, local.relevance_of(base, base > 0), None,
+        out.append(Score(s.paper_id, s.version, keywords.relevance_of(base, base > 0), None,
                          reason, "scored", fine=base))
     return out
+
+
+_models: dict[tuple[object, ...], LearnedModel | None] = {}  # the last few trained
+_MODELS_MAX = 8
+
+
+def _trained(store: Store | None, examples: Sequence[Example],
+             bg: np.ndarray) -> LearnedModel | None:
+    """The model of these examples, trained once per process for each set of them."""
+    key = (id(bg), bg.shape, *((e.id, e.kind, e.title, e.abstract) for e in examples))
+    if key in _models:
+        return _models[key]
+    texts = [Paper(e.id, None, e.title, (), e.abstract, (), "") for e in examples]
+    x = paper_embeddings(store, texts)
+    if x is None:
+        return None
+    if len(_models) >= _MODELS_MAX:
+        _models.clear()
+    model = _models[key] = train(examples, x, bg)
+    return model
 
 
 def _learned(store: Store | None, examples: Sequence[Example], vectors: np.ndarray,
              ids: list[str], bg: np.ndarray) -> tuple[np.ndarray | None, list[str | None]]:
     if not examples:
         return None, []
-    texts = [Paper(e.id, None, e.title, (), e.abstract, (), "") for e in examples]
-    x = paper_embeddings(store, texts)
-    model: LearnedModel | None = train(examples, x, bg) if x is not None else None
+    model = _trained(store, examples, bg)
     if model is None:
         return None, []
     lift = model.lift(vectors)
@@ -116,22 +133,14 @@ def _learned(store: Store | None, examples: Sequence[Example], vectors: np.ndarr
     return lift, likes
 
 
-def learned_local_scores(store: Store | None, day_key: str, papers: Sequence[Paper],
-                         topic: Topic, *, compute: bool = True) -> list[Score] | None:
-    """The blended local scores of `papers`: from the store's cache for this day, topic,
-    scorer and what the user taught it, else computed (loads the embedding model: call off
-    the UI thread) and cached. None when not cached and `compute` is False. Without the
-    embedding model: the keyword scores alone."""
-    examples = training_examples(store, topic)
-    cached = cached_blend(store, day_key, papers, topic, examples)
-    if cached is not None or not compute:
-        return cached
+def blended(store: Store | None, papers: Sequence[Paper], topic: Topic,
+            examples: Sequence[Example]) -> list[Score] | None:
+    """The blend of `papers` (follows boosted), computed: loads the embedding model (call
+    off the UI thread). None without the embedding model."""
     vectors = paper_embeddings(store, papers)
-    if vectors is None:  # no embedding model: the keyword scores (cached per day)
-        return local.cached_local_scores(store, day_key, papers, topic)
-    bm25 = local.scores_and_exclusions(papers, topic, reference_papers())
+    if vectors is None:
+        return None
+    bm25 = keywords.scores_and_exclusions(papers, topic, reference_papers())
     bg = background(store)
     lift, likes = _learned(store, examples, vectors, [p.id for p in papers], bg)
-    scores = boost_followed(blend(bm25, closeness(vectors, topic, bg), lift, likes), papers, topic)
-    save_blend(store, day_key, papers, topic, examples, scores)
-    return scores
+    return boost_followed(blend(bm25, closeness(vectors, topic, bg), lift, likes), papers, topic)

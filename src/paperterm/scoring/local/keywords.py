@@ -1,4 +1,4 @@
-"""The local scorer: deterministic, instant and offline.
+"""The local keyword scorer: deterministic, instant and offline.
 
 BM25 over the day's papers (title hits count three times), with the topic's keywords matched
 as phrases (a multi-word keyword never matches its words alone), short items of the
@@ -16,22 +16,16 @@ announcement order.
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import hashlib
 import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from paperterm.models import Paper, Topic
-from paperterm.scoring.follow import boost_followed, local_key
-from paperterm.scoring.occurrences import occurrences
+from paperterm.scoring.local.follow import boost_followed
+from paperterm.scoring.local.occurrences import occurrences
 from paperterm.scoring.types import Score
-
-if TYPE_CHECKING:
-    from paperterm.store import Store
 
 K1 = 1.2
 B = 0.75
@@ -185,7 +179,7 @@ def local_scores(papers: Sequence[Paper], topic: Topic) -> list[Score]:
     """One Score per paper (same order), relevance 1-10 with its fine score, novelty None,
     status "scored"."""
     scores = [score for score, _ in scores_and_exclusions(papers, topic)]
-    return boost_followed(scores, papers, topic)  # followed authors (scoring/follow.py)
+    return boost_followed(scores, papers, topic)  # followed authors (follow.py)
 
 
 def _occurrences(papers: Sequence[Paper], terms: list[_Term]) -> tuple[
@@ -194,6 +188,22 @@ def _occurrences(papers: Sequence[Paper], terms: list[_Term]) -> tuple[
     document frequency of each term; each paper's title-weighted length."""
     found, df, sizes = occurrences(papers, terms, _STEMS.__getitem__)
     return found, df, [TITLE_WEIGHT * t + a for t, a in sizes]
+
+
+_REFERENCE_DF: dict[tuple[int, int, tuple[_Term, ...]], list[int]] = {}
+_REFERENCE_DF_MAX = 32
+
+
+def _reference_df(reference: Sequence[Paper], terms: list[_Term]) -> list[int]:
+    """The terms' document frequencies in the fixed reference, counted once per topic (a
+    search in the library ranks a few papers against it at every keystroke)."""
+    key = (id(reference), len(reference), tuple(terms))
+    df = _REFERENCE_DF.get(key)
+    if df is None:
+        if len(_REFERENCE_DF) >= _REFERENCE_DF_MAX:
+            _REFERENCE_DF.clear()
+        df = _REFERENCE_DF[key] = _occurrences(reference, terms)[1]
+    return list(df)
 
 
 def scores_and_exclusions(papers: Sequence[Paper], topic: Topic,
@@ -208,7 +218,7 @@ def scores_and_exclusions(papers: Sequence[Paper], topic: Topic,
     found, df, lengths = _occurrences(papers, terms)
     n_docs = len(papers)
     if reference:
-        _, df, _ = _occurrences(reference, terms)
+        df = _reference_df(reference, terms)
         n_docs = len(reference)
     idf = [_idf(d, n_docs) for d in df]
 
@@ -268,35 +278,3 @@ def _reason(hits: list[_Hit], negs: list[str]) -> str:
 
 
 SCORER_VERSION = "bm25-3"  # bump when the scores above would change: old cache rows go unused
-
-
-def papers_fingerprint(papers: Sequence[Paper]) -> str:
-    """A hash of which papers (id and version) a set of scores was made for."""
-    digest = hashlib.sha256()
-    for p in papers:
-        digest.update(f"{p.id}v{p.version}\n".encode())
-    return digest.hexdigest()[:16]
-
-
-def cached_local_scores(store: Store | None, day_key: str, papers: Sequence[Paper],
-                        topic: Topic, *, compute: bool = True) -> list[Score] | None:
-    """The local scores of `papers`: from the store's cache for this day, topic and scorer
-    version, else computed and cached (None when not cached and `compute` is False).
-    A store that cannot be read or written is ignored: scores are still returned."""
-    fp = papers_fingerprint(papers)
-    if store is not None:
-        try:
-            rows = store.local_scores(day_key, local_key(topic), SCORER_VERSION, fp)
-        except Exception:  # an unreadable cache is only a slower start
-            rows = None
-        if rows is not None:
-            return [Score(i, v, r, None, why, "scored", fine=f) for i, v, r, why, f in rows]
-    if not compute:
-        return None
-    scores = local_scores(papers, topic)
-    if store is not None:
-        with contextlib.suppress(Exception):
-            store.save_local_scores(day_key, local_key(topic), SCORER_VERSION, fp,
-                                    [(s.paper_id, s.version, s.relevance or 1, s.reason,
-                                      s.fine or 0.0) for s in scores])
-    return scores

@@ -1,0 +1,1 @@
+"""Services the command line and the reader both call: one entry point per flow, no Textual."""

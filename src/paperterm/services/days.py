@@ -1,0 +1,93 @@
+"""Load a day, once for the CLI and the reader: at once from files and the cache, or fetched
+(with the loader's fallbacks: the cached day, the sample) on a thread of its own, reported
+as an event.
+
+`open_day` answers what can be shown now; `fetch_day` (in a thread: `fetch_in_background`)
+loads what needs the network. The loader (`sources.loader`) decides where papers come from.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from paperterm.models import Day
+
+if TYPE_CHECKING:
+    from paperterm.sources.loader import LoadRequest
+    from paperterm.store import Store
+
+
+@dataclass(frozen=True)
+class Opened:
+    """What to show now, and what is still to be fetched in the background (None: `day`
+    is the day asked for)."""
+
+    day: Day
+    pending: LoadRequest | None = None
+
+
+@dataclass(frozen=True)
+class DayLoaded:
+    """The day `request` asked for (or the loader's fallback, which its notices explain)."""
+
+    request: LoadRequest
+    day: Day
+
+
+@dataclass(frozen=True)
+class DayFailed:
+    """Loading `request` failed; `error` is the one line to show."""
+
+    request: LoadRequest
+    error: str
+
+
+DayEvent = DayLoaded | DayFailed
+OnDayEvent = Callable[[DayEvent], None]
+
+
+def open_day(req: LoadRequest, store: Store, *, defer_network: bool = False) -> Opened:
+    """The day `req` asks for. With `defer_network`, a day that needs the network is not
+    loaded here: what was fetched earlier today shows meanwhile (else an empty "loading"
+    day), and `pending` says what to fetch. Raises `LoadError` for a request that cannot
+    be loaded (a broken --feed file)."""
+    from paperterm.sources import loader
+
+    if defer_network and not loader.loads_without_network(req, store):
+        shown = (loader.cached_while_fetching(req, store)
+                 or Day([], loader.loading_label(req), req.date, "loading"))
+        return Opened(shown, req)
+    return Opened(loader.load_day(req, store))
+
+
+def cached_day(req: LoadRequest, store: Store) -> Day | None:
+    """The day `req` asks for when it loads from files and the cache alone, else None
+    (fetch it). Raises `LoadError` or OSError for one that cannot be read."""
+    from paperterm.sources import loader
+
+    if not loader.loads_without_network(req, store):
+        return None
+    return loader.load_day(req, store)
+
+
+def fetch_day(req: LoadRequest, db_path: Path, on_event: OnDayEvent) -> None:
+    """Load `req` with a store of its own (call it on a worker thread) and report the
+    outcome as one event; never raises."""
+    from paperterm.sources.loader import load_day_at
+
+    try:
+        day = load_day_at(req, db_path)
+    except Exception as exc:
+        on_event(DayFailed(req, f"could not load the day: {exc}"))
+        return
+    on_event(DayLoaded(req, day))
+
+
+def fetch_in_background(req: LoadRequest, db_path: Path, on_event: OnDayEvent) -> None:
+    """`fetch_day` on a daemon thread: quitting never waits for a hanging network."""
+    threading.Thread(target=fetch_day, args=(req, db_path, on_event), name="paperterm-day",
+                     daemon=True).start()

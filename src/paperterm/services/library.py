@@ -1,0 +1,51 @@
+"""The library across days, as the reader (`F`, `L`, `m`) and the CLI (`paperterm search`)
+show it: search, starred and similar papers, each with the paper's one shown score
+(`services.scores`), never an old cached score of another model."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from paperterm.models import Topic
+from paperterm.scoring.types import ScoringSettings
+from paperterm.services.scores import ShownScore, shown_scores
+
+if TYPE_CHECKING:
+    from paperterm.store import SearchHit, Selection, Store
+
+
+def with_scores(store: Store, hits: list[SearchHit], topic: Topic, settings: ScoringSettings,
+                ) -> tuple[list[SearchHit], dict[str, ShownScore]]:
+    """The hits (same order) carrying their shown relevance, and each one's shown score."""
+    shown = shown_scores(store, [h.paper for h in hits], topic, settings)
+    return ([replace(h, relevance=shown[h.paper.id].relevance if h.paper.id in shown else None)
+             for h in hits], shown)
+
+
+def search(store: Store, query: str, topic: Topic, settings: ScoringSettings, *,
+           limit: int = 50, sel: Selection | None = None,
+           ) -> tuple[list[SearchHit], dict[str, ShownScore]]:
+    """Cached papers matching `query`, best match first, with their shown scores."""
+    from paperterm.store import Selection
+
+    hits = store.search(query, limit=limit, sel=sel or Selection())
+    return with_scores(store, hits, topic, settings)
+
+
+def similar(store: Store, paper_id: str, topic: Topic, settings: ScoringSettings, *,
+            limit: int = 20) -> tuple[list[SearchHit], dict[str, ShownScore]]:
+    """The cached papers most like `paper_id`, most alike first, with their shown scores."""
+    from paperterm.similar import similar_papers
+
+    return with_scores(store, similar_papers(store, paper_id, limit=limit), topic, settings)
+
+
+def starred(store: Store, topic: Topic, settings: ScoringSettings,
+            ) -> tuple[list[SearchHit], dict[str, ShownScore]]:
+    """The reading list (starred papers of every day, newest day first), with scores."""
+    from paperterm.store import SearchHit, Selection
+
+    hits = [SearchHit(p, day, p.abstract[:300], 0.0)
+            for p, day in store.library_papers(Selection(starred=True))]
+    return with_scores(store, hits, topic, settings)

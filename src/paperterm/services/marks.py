@@ -1,0 +1,344 @@
+"""The user's marks on papers, one entry point for all of them: star, unstar, seen, saved, not
+interested, note, tags. Each mark that teaches the ranking (a star, a save one by one, a
+read, not interested) is recorded under the topic the service works for. Every change is
+published to the subscribers as `MarkChange`s; the last star, unstar, not interested or bulk
+seen can be undone.
+
+Plain Python over the store: the reader and the command line both call it. Not thread-safe:
+one service per store, used from one thread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from paperterm.store import Positive, Store
+from paperterm.store.notes import clean_note, clean_tags
+
+Field = Literal["starred", "saved", "seen", "dismissed", "note", "tags"]
+FIELDS: tuple[Field, ...] = ("starred", "saved", "seen", "dismissed", "note", "tags")
+Value = bool | str | tuple[str, ...]
+Op = Callable[[Store], None]
+Write = Callable[[str, Op], None]  # (what, for a notice: "the star of 2602.1", the write)
+Listener = Callable[[Sequence["MarkChange"]], None]
+UNDO_DEPTH = 50  # the undo steps kept, latest first
+TITLE_CHARS = 60
+
+
+@dataclass(frozen=True)
+class MarkChange:
+    """One field set to one value for these papers. "dismissed" is for the service's topic."""
+
+    ids: tuple[str, ...]
+    field: str  # one of FIELDS
+    value: Value
+
+
+@dataclass(frozen=True)
+class PaperMarks:
+    """Everything the user marked on one paper (dismissed: for the service's topic)."""
+
+    starred: bool = False
+    saved: bool = False
+    seen: bool = False
+    dismissed: bool = False
+    note: str = ""
+    tags: tuple[str, ...] = ()
+
+    def get(self, field: str) -> Value:
+        value: Value = getattr(self, field)
+        return value
+
+    def with_value(self, field: str, value: Value) -> PaperMarks:
+        changed: dict[str, Any] = {field: value}
+        return replace(self, **changed)
+
+
+NO_MARKS = PaperMarks()
+
+
+@dataclass(frozen=True)
+class _Step:
+    """An undoable change: what it did (for the notice) and how to take it back."""
+
+    did: str  # "starred 2602.12345 (Title)"
+    reverse: Callable[[], list[MarkChange]]
+
+
+class MarksService:
+    """Marks read, written, published and undone. `topic`: the topic's name marks are made
+    under; `write`: how a write reaches the store (default: at once; the reader passes its
+    writer that survives a locked database)."""
+
+    def __init__(self, store: Store, topic: str, *, write: Write | None = None) -> None:
+        self.store = store
+        self._topic = topic
+        self._write = write
+        self._listeners: list[Listener] = []
+        self._known: dict[str, PaperMarks] = {}  # as last read or written
+        self._undo: list[_Step] = []
+
+    # -- the topic ------------------------------------------------------------------------
+
+    @property
+    def topic(self) -> str:
+        return self._topic
+
+    def switch_topic(self, topic: str) -> None:
+        """Make later marks under `topic`; "dismissed" is then read for it (the marks known
+        so far are forgotten: read them again with `marks`)."""
+        self._topic = topic
+        self._known.clear()
+        self._undo.clear()
+
+    # -- subscribers ----------------------------------------------------------------------
+
+    def subscribe(self, fn: Listener) -> Callable[[], None]:
+        """Call `fn` with every batch of changes from now on; returns the unsubscribe."""
+        self._listeners.append(fn)
+
+        def unsubscribe() -> None:
+            if fn in self._listeners:
+                self._listeners.remove(fn)
+
+        return unsubscribe
+
+    def _publish(self, changes: list[MarkChange]) -> list[MarkChange]:
+        changes = [c for c in changes if c.ids]
+        for c in changes:
+            for pid in c.ids:
+                self._known[pid] = self._known.get(pid, NO_MARKS).with_value(c.field, c.value)
+        if changes:
+            for fn in list(self._listeners):
+                fn(changes)
+        return changes
+
+    # -- reading --------------------------------------------------------------------------
+
+    def _read(self, ids: Sequence[str]) -> dict[str, PaperMarks]:
+        store = self.store
+        states, notes, tags = store.states(ids), store.notes(ids), store.tags(ids)
+        dismissed = store.dismissed_ids(self._topic)
+        out = {}
+        for pid in ids:
+            st = states.get(pid)
+            out[pid] = PaperMarks(
+                starred=bool(st and st.starred), saved=bool(st and st.saved),
+                seen=bool(st and st.seen), dismissed=pid in dismissed,
+                note=notes.get(pid, ""), tags=tuple(tags.get(pid, ())))
+        return out
+
+    def marks(self, ids: Iterable[str]) -> dict[str, PaperMarks]:
+        """The marks of these papers, read from the store (and remembered, for `reload`)."""
+        got = self._read(list(dict.fromkeys(ids)))
+        self._known.update(got)
+        return got
+
+    def _current(self, ids: Sequence[str]) -> dict[str, PaperMarks]:
+        """What the service last read or wrote (writes may still wait behind a lock), else
+        the store's."""
+        missing = [pid for pid in ids if pid not in self._known]
+        if missing:
+            self.marks(missing)
+        return {pid: self._known[pid] for pid in ids}
+
+    def reload(self, ids: Iterable[str]) -> list[MarkChange]:
+        """Read these papers' marks again (another process may have changed them) and
+        publish what differs from what the service knew (papers it never read: from no
+        marks). Returns the changes published."""
+        ids = list(dict.fromkeys(ids))
+        fresh = self._read(ids)
+        changes = []
+        for field in FIELDS:
+            by_value: dict[Value, list[str]] = {}
+            for pid in ids:
+                value = fresh[pid].get(field)
+                if self._known.get(pid, NO_MARKS).get(field) != value:
+                    by_value.setdefault(value, []).append(pid)
+            changes += [MarkChange(tuple(pids), field, v) for v, pids in by_value.items()]
+        self._known.update(fresh)
+        return self._publish(changes)
+
+    # -- writing --------------------------------------------------------------------------
+
+    def _run(self, what: str, op: Op) -> None:
+        if self._write is None:
+            op(self.store)
+        else:
+            self._write(what, op)
+
+    def _describe(self, verb: str, ids: Sequence[str]) -> str:
+        if len(ids) == 1:
+            title = ""
+            try:
+                paper = self.store.cached_papers(ids).get(ids[0])
+            except Exception:  # a title is a nicety: an unreadable cache only loses it
+                paper = None
+            if paper is not None:
+                title = " ".join(paper.title.split())
+                if len(title) > TITLE_CHARS:
+                    title = title[: TITLE_CHARS - 1] + "…"
+            return f"{verb} {ids[0]}" + (f" ({title})" if title else "")
+        shown = ", ".join(ids[:3]) + (", …" if len(ids) > 3 else "")
+        return f"{verb} {len(ids)} papers ({shown})"
+
+    def _remember(self, did: str, reverse: Callable[[], list[MarkChange]]) -> None:
+        self._undo.append(_Step(did, reverse))
+        del self._undo[:-UNDO_DEPTH]
+
+    def _set_stars(self, wanted: Mapping[str, tuple[bool, str | None]]) -> list[MarkChange]:
+        """Write (starred, topic) per paper; the changes published."""
+        if not wanted:
+            return []
+
+        def op(store: Store) -> None:
+            with store.transaction():
+                for pid, (on, topic) in wanted.items():
+                    store.set_starred(pid, on, topic=topic)
+
+        ids = list(wanted)
+        self._run(self._describe("the star of", ids), op)
+        on = tuple(pid for pid, (s, _) in wanted.items() if s)
+        off = tuple(pid for pid, (s, _) in wanted.items() if not s)
+        return self._publish([MarkChange(on, "starred", True), MarkChange(off, "starred", False)])
+
+    def _star(self, ids: Sequence[str], starred: bool) -> list[MarkChange]:
+        ids = list(dict.fromkeys(ids))
+        before = self._current(ids)
+        topics = self.store.states(ids)
+        prior = {pid: (before[pid].starred, topics[pid].star_topic if pid in topics else None)
+                 for pid in ids}
+        wanted: dict[str, tuple[bool, str | None]]
+        if starred:  # a star given again under this topic now teaches this topic
+            wanted = {pid: (True, self._topic) for pid in ids}
+        else:
+            wanted = {pid: (False, prior[pid][1]) for pid in ids if before[pid].starred}
+        if not wanted:
+            return []
+        changes = self._set_stars(wanted)
+        restore = {pid: prior[pid] for pid in wanted}
+        self._remember(self._describe("starred" if starred else "unstarred", list(wanted)),
+                       lambda: self._set_stars(restore))
+        return changes
+
+    def star(self, ids: Sequence[str]) -> list[MarkChange]:
+        """Star these papers under the service's topic (the reading list is one for every
+        topic; the star teaches this topic only). Undoable."""
+        return self._star(ids, True)
+
+    def unstar(self, ids: Sequence[str]) -> list[MarkChange]:
+        """Unstar these papers. Undoable (the star comes back under its topic)."""
+        return self._star(ids, False)
+
+    def toggle_star(self, ids: Sequence[str]) -> list[MarkChange]:
+        """Unstar these papers if all are starred, else star them all."""
+        current = self._current(list(dict.fromkeys(ids)))
+        if current and all(m.starred for m in current.values()):
+            return self.unstar(ids)
+        return self.star(ids)
+
+    def _set_seen(self, ids: Sequence[str], seen: bool, topic: str | None) -> list[MarkChange]:
+        def op(store: Store) -> None:
+            with store.transaction():
+                if seen:
+                    store.mark_seen(ids, topic=topic)
+                else:
+                    store.unmark_seen(ids)
+
+        self._run("the seen marks", op)
+        return self._publish([MarkChange(tuple(ids), "seen", seen)])
+
+    def mark_seen(self, ids: Sequence[str], *, undoable: bool = False) -> list[MarkChange]:
+        """Mark papers seen (read under the service's topic). `undoable`: one step for
+        `undo` (a bulk "mark all above seen"); the cursor's passing is not."""
+        current = self._current(list(dict.fromkeys(ids)))
+        new = [pid for pid, m in current.items() if not m.seen]
+        if not new:
+            return []
+        changes = self._set_seen(new, True, self._topic)
+        if undoable:
+            did = self._describe("marked seen", new) if len(new) == 1 else (
+                f"marked {len(new)} papers seen")
+            self._remember(did, lambda: self._set_seen(new, False, None))
+        return changes
+
+    def mark_saved(self, saved: Sequence[tuple[str, str]], bib_path: Path | str, *,
+                   one_by_one: bool = True) -> list[MarkChange]:
+        """Record (paper id, citation key) pairs written to `bib_path`. Saved `one_by_one`
+        (chosen papers): a signal for the service's topic; else (a selection such as every
+        starred paper) no topic's."""
+        saved = list(saved)
+        if not saved:
+            return []
+        topic = self._topic if one_by_one else None
+        path = str(bib_path)
+        self._run("the saved marks",
+                  lambda store: store.mark_saved(saved, path, topic=topic))
+        return self._publish([MarkChange(tuple(dict.fromkeys(p for p, _ in saved)), "saved",
+                                         True)])
+
+    def _set_dismissed(self, ids: Sequence[str], dismissed: bool,
+                       topic: str) -> list[MarkChange]:
+        def op(store: Store) -> None:
+            for pid in ids:
+                store.set_dismissed(pid, topic, dismissed)
+
+        self._run(self._describe("not interested in", ids), op)
+        if topic != self._topic:  # undone after a switch: nothing shown changes
+            return []
+        return self._publish([MarkChange(tuple(ids), "dismissed", dismissed)])
+
+    def set_dismissed(self, ids: Sequence[str], dismissed: bool) -> list[MarkChange]:
+        """Mark papers "not interested" for the service's topic (or interested again).
+        Undoable."""
+        current = self._current(list(dict.fromkeys(ids)))
+        changed = [pid for pid, m in current.items() if m.dismissed != dismissed]
+        if not changed:
+            return []
+        topic = self._topic
+        changes = self._set_dismissed(changed, dismissed, topic)
+        verb = f"not interested ({topic}) in" if dismissed else f"interested again ({topic}) in"
+        self._remember(self._describe(verb, changed),
+                       lambda: self._set_dismissed(changed, not dismissed, topic))
+        return changes
+
+    def toggle_dismissed(self, ids: Sequence[str]) -> list[MarkChange]:
+        """Interested again if all are dismissed, else not interested in them all."""
+        current = self._current(list(dict.fromkeys(ids)))
+        return self.set_dismissed(ids, not (current and all(m.dismissed
+                                                             for m in current.values())))
+
+    def set_note(self, paper_id: str, body: str) -> list[MarkChange]:
+        """Replace the paper's note (an empty one deletes it)."""
+        note = clean_note(body)
+        self._run(f"the note on {paper_id}", lambda store: store.set_note(paper_id, note))
+        return self._publish([MarkChange((paper_id,), "note", note)])
+
+    def set_tags(self, paper_id: str, tags: Iterable[str]) -> list[MarkChange]:
+        """Replace the paper's tags (normalised: "Reading Group" -> "reading-group")."""
+        wanted = clean_tags(tags)
+        def op(store: Store) -> None:
+            store.set_tags(paper_id, wanted)
+
+        self._run(f"the tags of {paper_id}", op)
+        return self._publish([MarkChange((paper_id,), "tags", tuple(wanted))])
+
+    def record_positives(self, source: str, positives: Iterable[Positive]) -> tuple[int, int]:
+        """Make `positives` (papers kept in a library or file, `paperterm learn`) what
+        `source` teaches the service's topic. Returns (now recorded, newly added)."""
+        return self.store.replace_positives(source, positives, self._topic)
+
+    # -- undo -----------------------------------------------------------------------------
+
+    def undo(self) -> str | None:
+        """Take back the last star, unstar, not interested or bulk seen (publishing the
+        reverse change); what was undone ("Undid: starred 2602.12345 (Title)"), None when
+        there is nothing to undo."""
+        if not self._undo:
+            return None
+        step = self._undo.pop()
+        step.reverse()
+        return f"Undid: {step.did}"

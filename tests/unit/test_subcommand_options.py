@@ -1,0 +1,91 @@
+"""Each subcommand takes only the shared options it uses (their declarations say which), and
+refuses the others with argparse's usage error, after the subcommand or before it."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from paperterm.cli.parser import FLAGS, accepted, build_parser, shared
+from paperterm.settings import every_setting
+
+ROOT = Path(__file__).parents[2]
+SUBCOMMANDS = ["score", "digest", "export", "config", "star", "unstar", "search", "note",
+               "library", "summarize", "doctor", "topics", "themes", "zotero", "learn",
+               "enrich", "completions"]
+
+
+def _subparsers():
+    parser = build_parser()
+    action = next(a for a in parser._actions if a.dest == "command")
+    return action.choices
+
+
+@pytest.mark.parametrize("argv", [
+    ["summarize", "--prefilter", "0.3", "2602.00001"], ["summarize", "2602.00001", "--scorer",
+                                                        "local"],
+    ["summarize", "2602.00001", "--feed", "day.xml"], ["doctor", "--scorer", "local"],
+    ["doctor", "--prefilter", "0.3"], ["doctor", "--feed", "day.xml"],
+    ["star", "2602.00001", "--model", "openai/x"], ["topics", "--offline"],
+    ["search", "moe", "--date", "2026-02-24"], ["themes", "--bib", "x.bib"],
+])
+def test_an_option_the_subcommand_does_not_use_is_a_usage_error(cli, argv):
+    result = cli(*argv)
+    assert result.returncode == 2
+    flag = next(w for w in argv if w.startswith("--"))
+    assert f"unrecognized arguments: {flag}" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(("argv", "command"), [
+    (["--prefilter", "0.3", "summarize", "2602.00001"], "summarize"),
+    (["--scorer", "local", "doctor"], "doctor"), (["--offline", "library", "export", "-"],
+                                                  "library"),
+    (["--feed", "day.xml", "star", "2602.00001"], "star"),
+])
+def test_so_is_one_given_before_the_subcommand(cli, argv, command):
+    result = cli(*argv)
+    assert result.returncode == 2
+    assert f"{argv[0]}: not an option of `paperterm {command}`" in result.stderr
+
+
+@pytest.mark.parametrize("command", SUBCOMMANDS)
+def test_a_subcommand_has_exactly_the_shared_options_declared_for_it(command):
+    sub = _subparsers()[command]
+    every = set(shared().values())
+    has = {s for a in sub._actions for s in a.option_strings if s in every}
+    want = {f.flag for f in FLAGS if command in f.commands} | {
+        d.flag for d in every_setting() if command in d.spec.commands}
+    assert has == want
+    assert {shared()[d] for d in accepted(command)} == want
+
+
+def test_what_the_commands_read_is_what_they_take():
+    """Spot checks against the commands' code: summaries and doctor name a model but load
+    no day and never prefilter; search filters by --since; config prints --bib."""
+    summarize, doctor = accepted("summarize"), accepted("doctor")
+    assert {"model", "api_base", "budget", "language"} <= summarize
+    assert not {"prefilter", "scorer", "feed", "topic", "offline"} & summarize
+    assert {"model", "api_base", "timeout", "config"} == doctor
+    assert accepted("search") == {"since"}
+    assert accepted("config") == {"config", "bib"}
+    assert accepted("star") == accepted("unstar") == {"config", "topic"}  # marks per topic
+    assert accepted("note") == accepted("library") == set()
+
+
+def _readme_command_lines():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for block in re.findall(r"```(?:bash|sh)\n(.*?)```", readme, re.S):
+        for line in block.splitlines():
+            words = line.split("#", 1)[0].strip()
+            if words.startswith("paperterm ") and "|" not in words and ">" not in words:
+                yield words.replace("[--path]", "--path")
+
+
+@pytest.mark.parametrize("line", sorted(set(_readme_command_lines())))
+def test_every_command_line_in_the_readme_parses(line):
+    argv = shlex.split(line)[1:]
+    build_parser(argv).parse_args(argv)
