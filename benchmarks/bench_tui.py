@@ -50,20 +50,20 @@ def synthetic_papers(n: int):
 
 def prepare_cached_day(db: Path, n: int, cached: int) -> None:
     from paperterm.config import Config
-    from paperterm.scoring.cache import NewScore, save_request
-    from paperterm.store import Store
+    from paperterm.scoring.cache import save_answer
+    from paperterm.scoring.task import ScoringTask
+    from paperterm.store import ScoreRow, Store
     from paperterm.topics import resolve_topic
 
     papers = synthetic_papers(n)
     store = Store(db)
     store.save_day(FEED, DAY, papers, source="rss", fetched_for=DAY)
-    topic = resolve_topic("moe", Config()).topic
-    scores = [NewScore(p, (i * 7) % 10 + 1, (i * 3) % 10 + 1, f"reason {i}")
-              for i, p in enumerate(papers[:cached])]
-    for i in range(0, len(scores), 200):
-        save_request(store, model=MODEL, topic=topic, n_papers=len(scores[i:i + 200]),
-                     prompt_tokens=100, completion_tokens=10, cost=0.0,
-                     scores=scores[i:i + 200])
+    task = ScoringTask(resolve_topic("moe", Config()).topic)
+    rows = [ScoreRow(p.id, p.version or 0, (i * 7) % 10 + 1, (i * 3) % 10 + 1, f"reason {i}")
+            for i, p in enumerate(papers[:cached])]
+    for i in range(0, len(rows), 200):
+        save_answer(store, task, model=MODEL, n_papers=len(rows[i:i + 200]),
+                    prompt_tokens=100, completion_tokens=10, cost=0.0, rows=rows[i:i + 200])
     store.close()
 
 

@@ -258,7 +258,7 @@ def _json(
     summaries: DigestSummaries | None = None,
     instead: str = "",
 ) -> str:
-    doc = {
+    doc: dict[str, Any] = {
         "day": day_label,
         "instead": instead or None,
         "topic": topic.name,
@@ -307,8 +307,8 @@ def render_no_announcement(reason: str, topic: Topic, fmt: Format = "md") -> str
     """The digest of a day without an announcement (weekend, holiday): says so, and lists
     nothing (never the last day's papers again)."""
     if fmt == "json":
-        doc = {"day": None, "topic": topic.name, "no_announcement": reason, "papers": [],
-               "unscored": []}
+        doc: dict[str, object] = {"day": None, "topic": topic.name,
+                                  "no_announcement": reason, "papers": [], "unscored": []}
         return json.dumps(clean_json(doc), ensure_ascii=False, indent=2) + "\n"
     return (f"# arXiv digest: no announcement\n\n- **Topic:** {md_escape(topic.name)}\n\n"
             f"*No new papers: {md_escape(reason)}.*\n")

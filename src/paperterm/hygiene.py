@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import fields, replace
+from typing import Any
 
 from paperterm.models import Paper
 
@@ -57,18 +58,13 @@ def clean_line(value: object) -> str:
     return " ".join(clean_text(value).split())
 
 
-def is_clean(text: str) -> bool:
-    """True when `clean_text` would leave `text` as it is (newlines allowed)."""
-    return clean_text(text) == text
-
-
 def clean_paper(paper: Paper) -> Paper:
     """`paper` with every text field passed through `clean_line`.
 
     Tuples of text (authors, categories) lose the items that clean to nothing; an optional
     field (DOI, journal, comment, ...) that cleans to nothing becomes None.
     """
-    changes: dict[str, object] = {}
+    changes: dict[str, Any] = {}
     for f in fields(paper):
         value = getattr(paper, f.name)
         if isinstance(value, str):

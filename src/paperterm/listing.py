@@ -36,7 +36,7 @@ SCORE_SORTS = frozenset({"relevance", "novelty", "combined"})
 ENRICH_SORTS: tuple[str, ...] = ("upvotes", "citations")
 SORT_LABELS |= {"upvotes": "Hugging Face upvotes", "citations": "citations"}
 
-# Score status of an entry, as the list shows it.
+# Score status of an entry (`Entry.status`), as the list shows it.
 #   none:   no score and none coming (shown blank)
 #   queued: an LLM run will score it (shown "…")
 #   failed: the run gave up on it (shown "!", the reason in the preview)
@@ -44,7 +44,6 @@ SORT_LABELS |= {"upvotes": "Hugging Face upvotes", "citations": "citations"}
 #   scored / cached / local: has relevance and novelty
 #   prefilter: not sent to the model (--prefilter): its local relevance, shown dimmed
 # A failed or unsent paper may carry a local relevance: provisional (shown "~7").
-STATUSES = ("none", "queued", "failed", "unsent", "scored", "cached", "local", "prefilter")
 PROVISIONAL = frozenset({"failed", "unsent"})
 
 

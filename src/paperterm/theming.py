@@ -108,7 +108,7 @@ def load_themes(config: Config | None) -> tuple[dict[str, ThemeSpec], list[str]]
     themes: dict[str, ThemeSpec] = {}
     errors: list[str] = []
     bundled = builtin_theme_dir()
-    folders = [(bundled, "built-in")] if bundled else []
+    folders: list[tuple[Path | None, str | None]] = [(bundled, "built-in")] if bundled else []
     folders.append((user_theme_dir(config), None))
     for folder, source in folders:
         if folder is None or not folder.is_dir():

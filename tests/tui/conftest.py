@@ -160,6 +160,14 @@ class Probe:
     def entry(self, paper_id: str) -> Entry:
         return self.day.by_id[paper_id]
 
+    def row_of(self, paper_id: str) -> int:
+        """The paper's index in the list."""
+        return next(i for i, e in enumerate(self.table.entries) if e.paper.id == paper_id)
+
+    def to_paper(self, paper_id: str) -> None:
+        """Put the cursor on the paper, as moving the cursor would."""
+        self.table.move_to(self.row_of(paper_id))
+
     def row(self, y: int) -> str:
         """The text of the y-th visible row of the list."""
         return self.table.render_line(y).text
@@ -191,7 +199,7 @@ class Probe:
         return self.preview.meta_text().plain
 
     def abstract(self) -> str:
-        return self.preview.abstract_plain()
+        return self.preview.abstract_source()
 
     def search_value(self) -> str:
         return self.day.query_one("#search").value

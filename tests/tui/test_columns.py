@@ -47,7 +47,7 @@ async def test_local_scores_show_no_novelty_column_and_full_categories(make_sess
         assert "Nov" not in header and "Title" in header  # local scorer: no novelty
         cols = {c.key: (x, w) for c, x, w in p.table.columns()}
         assert cols["title"][1] >= 36
-        row = p.table.index_of(papers[0].id)
+        row = p.row_of(papers[0].id)
         p.table.move_to(row)
         await pilot.pause()
         y = row - int(p.table.scroll_y)

@@ -18,14 +18,14 @@ async def test_preview_shows_tags_and_note_of_the_paper_under_the_cursor(
     app = make_app(session, autoscore=False)
     async with app.run_test(size=size) as pilot:
         p = probe(app)
-        assert p.table.move_to_id(first)
+        p.to_paper(first)
         await until(pilot, lambda: p.current is not None and p.current.id == first)
         await until(pilot, lambda: "#reading-group" in p.meta())
         meta = p.meta()
         assert "tags: #moe #reading-group" in meta
         assert "note: read section 3" in meta and "ask about the kernel" in meta
         other = next(e for e in p.shown if e.id != first)
-        p.table.move_to_id(other.id)
+        p.to_paper(other.id)
         await until(pilot, lambda: p.preview.entry is other)
         assert other.paper.title.split()[0] in p.meta()
         assert "tags:" not in p.meta() and "note:" not in p.meta()

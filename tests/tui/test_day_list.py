@@ -75,7 +75,7 @@ async def test_expand_collapse_abstract_and_tab_focus(make_session, make_app, pr
     async with app.run_test(size=size) as pilot:
         p = probe(app)
         long = max(p.shown, key=lambda e: len(e.paper.abstract))
-        p.table.move_to_id(long.id)
+        p.to_paper(long.id)
         await pilot.pause()
         pv = p.preview
         assert pv.entry is long
@@ -102,7 +102,7 @@ async def test_inline_tex_readable(make_session, make_app, probe, example_papers
     app = make_app(make_session(papers))
     async with app.run_test(size=size) as pilot:
         p = probe(app)
-        p.table.move_to_id(papers[0].id)
+        p.to_paper(papers[0].id)
         await pilot.pause()
         assert "Good→Minor in O(N²) with α-nets" in p.meta()
         assert "α=0.5" in p.abstract() and "𝒪(n)" in p.abstract()
@@ -314,7 +314,7 @@ async def test_hostile_text_is_literal(make_session, make_app, probe, hostile_pa
     app = make_app(make_session(papers))
     async with app.run_test(size=size) as pilot:
         p = probe(app)
-        p.table.move_to_id(papers[0].id)
+        p.to_paper(papers[0].id)
         await pilot.pause()
         cell = p.row(p.table.cursor - int(p.table.scroll_y))
         assert "[bold red]x[/] [link=http://e]y z" in cell

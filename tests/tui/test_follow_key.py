@@ -47,7 +47,7 @@ async def test_follow_the_author_under_the_cursor(make_session, make_app, probe,
     async with again.run_test(size=size) as pilot:
         p = probe(again)
         assert p.entry(paper.id).followed
-        p.table.move_to_id(paper.id)
+        p.to_paper(paper.id)
         await _choose(pilot, again, until, "Unfollow")
         await until(pilot, lambda: not p.entry(paper.id).followed)
         assert p.said("followed in the config file")

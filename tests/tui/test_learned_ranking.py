@@ -27,7 +27,7 @@ async def test_blend_after_first_paint_then_star_and_not_interested(
         assert p.header().count("ranking") == 0
         target = next(e for e in p.shown if e.paper.title.startswith("MoBiQuant"))
         before = target.fine
-        p.table.move_to_id(target.id)
+        p.to_paper(target.id)
         await pilot.press("asterisk")
         await until(pilot, lambda: target.fine != before, seconds=30)
         assert target.fine > before and target.starred
@@ -36,13 +36,13 @@ async def test_blend_after_first_paint_then_star_and_not_interested(
         assert target.id not in {e.id for e in app.store.training_examples("agents")}
         # not interested: lower for this topic, remembered, and undone by pressing again
         other = next(e for e in p.shown if e.paper.title.startswith("Elimination"))
-        p.table.move_to_id(other.id)
+        p.to_paper(other.id)
         liked = other.fine
         await pilot.press("d")
         assert p.said("Not interested (moe)")
         await until(pilot, lambda: other.fine < liked, seconds=30)
         assert app.store is not None and other.id in app.store.dismissed_ids("moe")
-        p.table.move_to_id(other.id)
+        p.to_paper(other.id)
         await pilot.press("d")
         assert p.said("Interested again (moe)")
         await until(pilot, lambda: other.fine == pytest.approx(liked), seconds=30)

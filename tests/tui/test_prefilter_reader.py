@@ -29,7 +29,7 @@ async def test_the_reader_sends_only_the_local_top_part(make_session, make_app, 
             assert e.reason.startswith("not sent (prefilter)")
         assert all(p.entry(i).relevance == 4 for i in top)  # the fake model's score
         await until(pilot, lambda: p.said("Prefilter: 170 papers not sent"))
-        p.table.move_to_id(held[0].id)
+        p.to_paper(held[0].id)
         await until(pilot, lambda: "not sent (prefilter)" in p.meta())
         assert "(local keyword scorer)" in p.meta()
         # r sends the shown papers the model has not scored, held ones included

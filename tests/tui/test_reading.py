@@ -50,7 +50,7 @@ async def test_long_author_lists_are_shortened_until_expanded(
     app = make_app(make_session(papers))
     async with app.run_test(size=size) as pilot:
         p = probe(app)
-        p.table.move_to_id(papers[0].id)
+        p.to_paper(papers[0].id)
         await pilot.pause()
         meta = p.meta()
         assert "Author Number0, " in meta and "Author Number54" not in meta

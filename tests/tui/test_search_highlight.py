@@ -27,7 +27,7 @@ async def test_filter_matches_words_and_the_preview_highlights_them(
         ids = [e.id for e in p.shown]
         assert papers[0].id in ids and papers[1].id not in ids  # "MoE" is not "Moein"
         await pilot.press("enter")
-        p.table.move_to_id(papers[0].id)
+        p.to_paper(papers[0].id)
         await pilot.pause()
         preview = p.preview
         title = preview.highlighted("Routing tokens in MoE layers")

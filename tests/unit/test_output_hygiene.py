@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from paperterm.digest import render_digest
-from paperterm.hygiene import is_clean
+from paperterm.hygiene import clean_text
 from paperterm.models import Paper, Topic
 from paperterm.scoring import RunSummary, Score
 
@@ -37,7 +37,7 @@ def test_digests_carry_no_terminal_escapes(fmt: str) -> None:
     text = render_digest(f"day {DIRTY}", Topic(name=f"t {DIRTY}", description=""), "m",
                          summary, papers, scores, fmt)  # type: ignore[arg-type]
     assert not [c for c in NASTY if c in text], repr(text)
-    assert is_clean(text)
+    assert clean_text(text) == text
     if fmt == "json":
         doc = json.loads(text)
         assert "red" in doc["papers"][0]["reason"]

@@ -104,14 +104,10 @@ def test_blended_scores_are_cached_per_day_and_topic(store, day, topic, monkeypa
                         compute=False) is None
 
 
-def test_embeddings_by_id_for_cached_papers_and_one_cache_key(store, day):
+def test_blended_scores_are_keyed_by_the_embedding_model():
     from paperterm.scoring.local.cache import EMBEDDING_MODEL
 
-    assert EMBEDDING_MODEL == semantic.MODEL_KEY  # blended scores are keyed by the model
-    store.save_day("cs.LG+cs.AI", None, day[:5], source="test")
-    vectors = semantic.embeddings_by_id(store, [day[0].id, day[1].id, "2401.99999"])
-    assert set(vectors) == {day[0].id, day[1].id}
-    assert np.allclose(vectors[day[0].id], semantic.paper_embeddings(None, day[:1])[0])
+    assert EMBEDDING_MODEL == semantic.MODEL_KEY
 
 
 def test_a_blended_value_does_not_depend_on_the_rest_of_the_day(day, topic):

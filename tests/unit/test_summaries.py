@@ -64,7 +64,6 @@ def test_the_summary_prompt_asks_for_3_to_5_sentences_in_the_language(day):
         assert part in system["content"]
     assert f'<paper id="{day[0].id}">' in user["content"] and day[1].title[:30] in user["content"]
     assert task.response_schema is not None and task.response_schema["type"] == "json_schema"
-    assert task.expected_completion_tokens(5) > 5 * 100  # room for five summaries
 
 
 def test_a_reply_is_parsed_cleaned_and_cut_to_five_sentences(day):

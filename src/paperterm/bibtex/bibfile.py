@@ -151,7 +151,8 @@ class _Parser:
     def blocks(self) -> list[Block]:
         if "\x00" in self.text:
             raise BibError(f"{self.name}: contains NUL bytes; not a BibTeX file")
-        out, pos, text = [], 0, self.text
+        out: list[Block] = []
+        pos, text = 0, self.text
         while True:
             at = text.find("@", pos)
             if at < 0:

@@ -44,7 +44,7 @@ def _names(opts: Options) -> int:
 
         names = [name for name, _ in list_themes(config)]
         try:
-            from paperterm.tui.themes import builtin_theme_names
+            from paperterm.cli.reader import builtin_theme_names
 
             names += [n for n in builtin_theme_names() if n not in names]
         except Exception:  # Textual's names are a bonus, never a failure

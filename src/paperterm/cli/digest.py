@@ -14,7 +14,7 @@ from paperterm.cli.scoring_run import exit_code, score_day
 from paperterm.cli.session import honoured, load_user_config, open_headless_session
 
 if TYPE_CHECKING:
-    from paperterm.digest import DigestSummaries
+    from paperterm.digest import DigestSummaries, Format
     from paperterm.models import Paper
     from paperterm.scoring.types import RunSummary, Score
     from paperterm.session import Session
@@ -40,7 +40,7 @@ def run(opts: Options) -> int:
         by_id = {sc.paper_id: sc for sc in scores}
         summaries = add_summaries(s, opts, by_id, summary) if opts.summaries else None
         text = render_digest(s.day.label, s.topic, summary.model, summary, s.day.papers,
-                             by_id, opts.format, opts.min_relevance, summaries,
+                             by_id, _format(opts), opts.min_relevance, summaries,
                              instead=s.day.instead)
         if target is not None:
             write_text(target, text)
@@ -57,11 +57,16 @@ def run(opts: Options) -> int:
     return honoured(s, exit_code(summary, scores))
 
 
+def _format(opts: Options) -> Format:
+    """The digest's format: the parser allows only "md" and "json"."""
+    return "json" if opts.format == "json" else "md"
+
+
 def _no_announcement(opts: Options, s: Session, target: Path | None) -> int:
     """Today had no announcement: a digest that says so, nothing scored, nothing sent."""
     from paperterm.digest import render_no_announcement
 
-    text = render_no_announcement(s.day.no_announcement, s.topic, opts.format)
+    text = render_no_announcement(s.day.no_announcement, s.topic, _format(opts))
     if target is not None:
         write_text(target, text)
         print(f"digest written to {opts.output}", file=sys.stderr)

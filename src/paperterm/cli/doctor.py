@@ -244,11 +244,11 @@ def test_request(report: Report, provider: object) -> None:
     """One tiny request through the same path as scoring, with what it cost."""
     import asyncio
 
-    from paperterm.scoring.provider import Provider, aclose_llm_clients
+    from paperterm.scoring.provider import Provider, Reply, aclose_llm_clients
 
     assert isinstance(provider, Provider)
 
-    async def ask() -> tuple[str | None, str, object]:
+    async def ask() -> tuple[str | None, str, tuple[Reply, float] | None]:
         try:
             stop = await provider.setup()
             if stop is not None:
@@ -269,7 +269,8 @@ def test_request(report: Report, provider: object) -> None:
     if error is not None:
         report.add("FAIL", "test request", error, FIXES.get(kind, "see the message above"))
         return
-    reply, took = answer  # type: ignore[misc]
+    assert answer is not None  # no error: an answer
+    reply, took = answer
     from paperterm.hygiene import clean_line
 
     text = clean_line(reply.text or "")

@@ -119,11 +119,18 @@ def _paper(r: dict[str, object]) -> Paper | None:
     if not isinstance(meta, dict):
         raise TypeError("paper must be an object")
     pid = parse_arxiv_id(str(r["id"])).id  # type: ignore[union-attr]
-    listed = {k: tuple(str(x) for x in meta.get(k) or ()) for k in ("authors", "categories")}
-    optional = {k: (str(meta[k]) if meta.get(k) is not None else None)
-                for k in ("doi", "journal_ref", "comment", "published")}
+
+    def listed(k: str) -> tuple[str, ...]:
+        return tuple(str(x) for x in meta.get(k) or ())
+
+    def optional(k: str) -> str | None:
+        return str(meta[k]) if meta.get(k) is not None else None
+
     version = meta.get("version")
     return clean_paper(Paper(
         id=pid, version=int(version) if isinstance(version, int) else None,
         title=str(meta.get("title") or ""), abstract=str(meta.get("abstract") or ""),
-        primary_category=str(meta.get("primary_category") or ""), **listed, **optional))
+        primary_category=str(meta.get("primary_category") or ""), authors=listed("authors"),
+        categories=listed("categories"), doi=optional("doi"),
+        journal_ref=optional("journal_ref"), comment=optional("comment"),
+        published=optional("published")))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import datetime
 from dataclasses import dataclass, field, fields
 from datetime import date
 from pathlib import Path
@@ -23,7 +24,7 @@ class Options:
     date: date | None = None
     query: str | None = None
     sample: bool = False
-    since: date | None = None
+    since: datetime.date | None = None  # `date` is the field above here
     categories: str | None = None
     max_results: int | None = None
     offline: bool = False
@@ -44,7 +45,7 @@ class Options:
     path: bool = False
     init: bool = False
     # the library (issue 11)
-    day: date | None = None
+    day: datetime.date | None = None
     tag: str | None = None
     whole_day: bool = False  # export --all: every paper of the day
     notes: bool = False

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from paperterm import __version__
 from paperterm.exports import FORMATS as EXPORT_FORMATS
@@ -214,7 +214,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         parents=[shared_options(READER)],
     )
     parser.add_argument("--version", action="version", version=f"paperterm {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", action=_Subcommands)
+    sub = cast(_Subcommands, parser.add_subparsers(dest="command", metavar="COMMAND",
+                                                    action=_Subcommands))
     if argv is not None:
         assert isinstance(sub, _Subcommands)
         sub.wanted = frozenset(argv)

@@ -21,3 +21,11 @@ def run(opts: Options) -> int:
         return run_tui(session)
     finally:
         gc.enable()
+
+
+def builtin_theme_names() -> list[str]:
+    """Textual's own themes, which the reader offers too (this module is the command line's
+    one way into the reader, and only the reader imports Textual)."""
+    from paperterm.tui.themes import builtin_theme_names as textual_themes
+
+    return textual_themes()

@@ -9,8 +9,8 @@ from paperterm.cli.session import load_user_config
 
 
 def run(opts: Options) -> int:
+    from paperterm.cli.reader import builtin_theme_names
     from paperterm.theming import load_themes
-    from paperterm.tui.themes import builtin_theme_names
 
     config = load_user_config(opts)
     current = opts.theme or config.theme

@@ -36,7 +36,9 @@ def paper_data(row: Any) -> tuple[str, dict[str, Any]] | None:
     under "paper" (upvotes, githubRepo, githubStars); the row carries numComments."""
     if not isinstance(row, dict):
         return None
-    paper = row.get("paper") if isinstance(row.get("paper"), dict) else {}
+    paper = row.get("paper")
+    if not isinstance(paper, dict):
+        paper = {}
 
     def pick(key: str) -> Any:
         return paper.get(key) if paper.get(key) is not None else row.get(key)
@@ -66,7 +68,7 @@ def _page(endpoint: str, when: date, p: int,
 
     headers = build_hf_headers(token=False, library_name="paperterm",
                                library_version=__version__)
-    params = {"date": when.isoformat(), "limit": PAGE, "p": p}
+    params: dict[str, str | int] = {"date": when.isoformat(), "limit": PAGE, "p": p}
     for attempt in range(ATTEMPTS):
         try:
             r = get_session().get(f"{endpoint}/api/daily_papers", params=params,
@@ -77,7 +79,7 @@ def _page(endpoint: str, when: date, p: int,
         except HfHubHTTPError as exc:
             resp = getattr(exc, "response", None)
             status = getattr(resp, "status_code", None)
-            if status in (429, 503) and attempt < ATTEMPTS - 1:
+            if resp is not None and status in (429, 503) and attempt < ATTEMPTS - 1:
                 wait = retry_after(resp.headers.get("Retry-After"), attempt)
                 if wait <= MAX_WAIT:
                     (sleep or time.sleep)(wait)

@@ -60,7 +60,7 @@ def enrich(store: Store, papers: Sequence[Paper], sources: Sequence[str], *,
     from paperterm.enrich.hf import daily_dates, fetch_hf
     from paperterm.enrich.s2 import fetch_s2
 
-    fetch = {"hf": fetch_hf, "s2": fetch_s2, **(fetchers or {})}
+    fetch: dict[str, Callable[..., Any]] = {"hf": fetch_hf, "s2": fetch_s2, **(fetchers or {})}
     out = Outcome()
     ids = list(dict.fromkeys(p.id for p in papers))
     for source in (s for s in SOURCES if s in sources):

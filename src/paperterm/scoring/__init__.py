@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from paperterm.scoring.cache import cached_scores
-    from paperterm.scoring.halt import Halt, ScoringError
+    from paperterm.scoring.halt import Halt
     from paperterm.scoring.local import rank_locally
     from paperterm.scoring.local.keywords import local_scores
     from paperterm.scoring.prompt import PROMPT_VERSION
-    from paperterm.scoring.types import RunSummary, Score, ScoringSettings
+    from paperterm.scoring.types import RunSummary, Score, ScoringError, ScoringSettings
 
 __all__ = [
     "PROMPT_VERSION",
@@ -40,7 +40,7 @@ __all__ = [
 # where each name lives: loaded on first use, so that the reader's first paint loads only
 # the local scorer (the LLM task, its prompt and reply parsing wait until a model is used)
 _HOMES = {
-    "cached_scores": "cache", "Halt": "halt", "ScoringError": "halt",
+    "cached_scores": "cache", "Halt": "halt", "ScoringError": "types",
     "rank_locally": "local", "local_scores": "local.keywords", "PROMPT_VERSION": "prompt",
     "RunSummary": "types", "Score": "types", "ScoringSettings": "types",
     "run_scoring": "run", "run_task": "run", "score_papers": "run",

@@ -8,7 +8,6 @@ are not, so the next run retries them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TypeVar
 
 from paperterm.models import Paper, Topic
@@ -62,14 +61,6 @@ def save_answer(store: Store, task: Task[R], *, model: str, n_papers: int,
 # -- the scoring task's cache, as the TUI and the CLI use it ---------------------------------
 
 
-@dataclass
-class NewScore:
-    paper: Paper
-    relevance: int
-    novelty: int | None
-    reason: str
-
-
 def cached_scores(
     store: Store, papers: Sequence[Paper], topic: Topic, settings: ScoringSettings
 ) -> dict[str, Score]:
@@ -82,22 +73,3 @@ def earlier_cost(
 ) -> tuple[int, int, float | None]:
     """`earlier_totals` of the scoring task."""
     return earlier_totals(store, ScoringTask(topic), papers, settings.model)
-
-
-def save_request(
-    store: Store,
-    *,
-    model: str,
-    topic: Topic,
-    n_papers: int,
-    prompt_tokens: int,
-    completion_tokens: int,
-    cost: float | None,
-    scores: Sequence[NewScore],
-) -> int:
-    """Record one answered scoring request and the scores it gave, in one transaction."""
-    rows = [ScoreRow(s.paper.id, s.paper.version or 0, s.relevance, s.novelty, s.reason)
-            for s in scores]
-    return save_answer(store, ScoringTask(topic), model=model, n_papers=n_papers,
-                       prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
-                       cost=cost, rows=rows)

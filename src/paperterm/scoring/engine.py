@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from paperterm.models import Paper
 from paperterm.scoring import slots
@@ -25,13 +25,13 @@ from paperterm.scoring.budget import Budget
 from paperterm.scoring.cache import cached_results, earlier_totals, save_answer
 from paperterm.scoring.claims import WAIT_POLL, Claims
 from paperterm.scoring.estimate import CompletionEstimate
-from paperterm.scoring.halt import Halt, ScoringError, Stop, money
+from paperterm.scoring.halt import Halt, Stop, money
 from paperterm.scoring.pacing import Pacer
 from paperterm.scoring.policy import Fatal, Split
 from paperterm.scoring.pricing import how_to_price
 from paperterm.scoring.provider import Provider, Reply
 from paperterm.scoring.task import Parsed, Task
-from paperterm.scoring.types import RunSummary, ScoringSettings
+from paperterm.scoring.types import RunSummary, ScoringError, ScoringSettings
 from paperterm.store import Store
 
 MAX_ROUNDS = 3  # times a paper may be asked about before it is given up
@@ -222,13 +222,12 @@ class Engine(Generic[R]):
                         await self._await_others()
                         continue
                     break
-                waiting: set[asyncio.Future[object]] = set(self.in_flight)
+                waiting: set[asyncio.Future[Any]] = set(self.in_flight)
                 if cancelled is not None:
                     waiting.add(cancelled)
                 done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
-                for request in done:
-                    if request in self.in_flight:
-                        self._settle(request)  # type: ignore[arg-type]
+                for request in [r for r in self.in_flight if r in done]:
+                    self._settle(request)
                 if cancelled is not None and cancelled in done and self.fatal is None:
                     cancelled = None
                     await self._cancel_in_flight()

@@ -1,6 +1,6 @@
 """Why a scoring run stops early: a `Halt` reason plus detail, and the text users see.
 
-Fatal halts end the run with `ScoringError` (configuration, authentication, an unreachable
+Fatal halts end the run with `types.ScoringError` (configuration, authentication, an unreachable
 server); the others stop sending but return a summary (budget, cancel, a dead server).
 """
 
@@ -8,12 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING
 
 from paperterm.hygiene import clean_line
-
-if TYPE_CHECKING:
-    from paperterm.scoring.types import RunSummary
 
 
 class Halt(Enum):
@@ -56,7 +52,7 @@ _TEXT: dict[Halt, str] = {
 }
 
 
-class _Facts(dict):  # type: ignore[type-arg]
+class _Facts(dict[str, object]):
     """Template values; a fact not given (e.g. an optional `period`) reads as nothing."""
 
     def __missing__(self, key: str) -> str:
@@ -94,15 +90,3 @@ class Stop:
 
 def money(dollars: float) -> str:
     return f"${dollars:.2f}" if dollars >= 0.1 else f"${dollars:.4g}"
-
-
-class ScoringError(Exception):
-    """A configuration or authentication failure that stops the run. The message is one
-    line and never contains a key. `summary` (when set) is the run so far: scores already
-    obtained were emitted and cached before this was raised. `halt` says why."""
-
-    def __init__(self, message: str, summary: RunSummary | None = None,
-                 halt: Halt | None = None) -> None:
-        super().__init__(message)
-        self.summary = summary
-        self.halt = halt

@@ -20,10 +20,6 @@ PROMPT_VERSION = "2"
 
 REASON_WORDS = 20  # the longest reason kept; longer ones are cut (the prompt asks for this)
 
-# A reply entry is about 30-55 tokens (id, two integers, a reason of <= 20 words).
-COMPLETION_TOKENS_PER_PAPER = 55
-COMPLETION_TOKENS_OVERHEAD = 10
-
 # The rubric goes once per batch (in the system message, which providers can cache).
 _INSTRUCTIONS = """\
 Rate new arXiv papers for a researcher against these criteria:
@@ -126,9 +122,3 @@ def with_cache_marker(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
                                    "cache_control": {"type": "ephemeral"}}]}
         out.append(m)
     return out
-
-
-def expected_completion_tokens(n_papers: int) -> int:
-    """A generous estimate of the reply size, for budget checks."""
-    return COMPLETION_TOKENS_OVERHEAD + COMPLETION_TOKENS_PER_PAPER * n_papers
-

@@ -64,7 +64,7 @@ def url_secrets(url: str) -> list[str]:
                  *(v for _, v in parse_qsl(parts.query, keep_blank_values=True))]
     except ValueError:
         return []
-    out = []
+    out: list[str] = []
     for value in found:
         if value:
             out.extend({value, unquote(value)})

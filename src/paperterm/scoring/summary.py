@@ -28,8 +28,6 @@ SUMMARY_KIND = "summary-1"
 BATCH_SIZE = 5  # summaries are long replies: a few papers per request
 MAX_SENTENCES = 5
 MAX_CHARS = 1500  # a runaway reply is cut here (a summary is about 60-120 words)
-COMPLETION_TOKENS_PER_PAPER = 220  # generous: 5 sentences in a wordy language, plus JSON
-COMPLETION_TOKENS_OVERHEAD = 10
 
 SummaryStatus = Literal["done", "cached", "unsummarized"]
 
@@ -95,9 +93,6 @@ class SummaryTask(Task[Summary]):
         user = "\n".join(paper_block(p) for p in papers)
         return [{"role": "system", "content": _INSTRUCTIONS.format(language=self.language)},
                 {"role": "user", "content": user}]
-
-    def expected_completion_tokens(self, n_papers: int) -> int:
-        return COMPLETION_TOKENS_OVERHEAD + COMPLETION_TOKENS_PER_PAPER * n_papers
 
     def parse(self, text: str | None, papers: Sequence[Paper]) -> Parsed[Summary]:
         wanted = {normalize_id(p.id) or p.id: p for p in papers}

@@ -58,10 +58,6 @@ class Task(ABC, Generic[R]):
     def build_messages(self, papers: Sequence[Paper]) -> Messages: ...
 
     @abstractmethod
-    def expected_completion_tokens(self, n_papers: int) -> int:
-        """A generous estimate of the reply size, for budget checks."""
-
-    @abstractmethod
     def parse(self, text: str | None, papers: Sequence[Paper]) -> Parsed[R]:
         """The results in a reply (status: newly done), for the papers it was about."""
 
@@ -90,9 +86,6 @@ class ScoringTask(Task[Score]):
 
     def build_messages(self, papers: Sequence[Paper]) -> Messages:
         return prompt.build_messages(papers, self.topic, self.include_authors)
-
-    def expected_completion_tokens(self, n_papers: int) -> int:
-        return prompt.expected_completion_tokens(n_papers)
 
     def parse(self, text: str | None, papers: Sequence[Paper]) -> Parsed[Score]:
         reply = parse_reply(text, [p.id for p in papers])

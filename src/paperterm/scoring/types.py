@@ -9,8 +9,8 @@ from typing import Literal
 from paperterm.scoring.halt import Halt
 from paperterm.settings import ScoringSettings
 
-__all__ = ["Halt", "RunSummary", "Score", "ScoringSettings", "Status", "has_score",
-           "status_counts"]
+__all__ = ["Halt", "RunSummary", "Score", "ScoringError", "ScoringSettings", "Status",
+           "has_score", "status_counts"]
 
 # "prefiltered": not sent to the model (`--prefilter`), its local score kept
 Status = Literal["scored", "cached", "unscored", "queued", "prefiltered"]
@@ -76,3 +76,15 @@ class RunSummary:
     @property
     def total_tokens(self) -> int:
         return self.prompt_tokens + self.completion_tokens
+
+
+class ScoringError(Exception):
+    """A configuration or authentication failure that stops the run. The message is one
+    line and never contains a key. `summary` (when set) is the run so far: scores already
+    obtained were emitted and cached before this was raised. `halt` says why."""
+
+    def __init__(self, message: str, summary: RunSummary | None = None,
+                 halt: Halt | None = None) -> None:
+        super().__init__(message)
+        self.summary = summary
+        self.halt = halt

@@ -73,7 +73,7 @@ def score_day(papers: Sequence[Paper], topic: Topic, settings: ScoringSettings, 
             summary = _run(papers, topic, settings, db_path, on_event, day, whole_day, cancel,
                            fresh)
     except Exception as exc:  # never a traceback in the reader; the CLI decides
-        from paperterm.scoring.halt import ScoringError
+        from paperterm.scoring.types import ScoringError
 
         error = str(exc) if isinstance(exc, ScoringError) else (
             f"scoring failed: {type(exc).__name__}: {exc}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import importlib
 from dataclasses import dataclass, replace
 from datetime import date
@@ -55,7 +56,7 @@ class LoadRequest:
     sample: bool = False
     offline: bool = False
     max_results: int = 200
-    since: date | None = None
+    since: datetime.date | None = None  # `date` is the field above here
     timeout: float = http.TIMEOUT
     refresh: bool = False  # fetch today's feed again even if it was fetched today
 

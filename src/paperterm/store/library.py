@@ -45,7 +45,8 @@ class Selection:
     since: date | None = None  # ... on or after this day
 
     def where(self) -> tuple[str, list[object]]:
-        sql, args = [], []
+        sql: list[str] = []
+        args: list[object] = []
         if self.starred:
             sql.append("p.id IN (SELECT id FROM user_state WHERE starred = 1)")
         if self.tag:

@@ -8,6 +8,7 @@ import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, cast
 
 from paperterm.models import Paper
 from paperterm.store.db import Database
@@ -39,9 +40,9 @@ class LibraryIO(Database):
     def library_records(self) -> list[dict[str, object]]:
         """One record per paper the user did anything with, sorted by id."""
         c = self.conn
-        rec: dict[str, dict[str, object]] = {}
+        rec: dict[str, dict[str, Any]] = {}
 
-        def at(pid: str) -> dict[str, object]:
+        def at(pid: str) -> dict[str, Any]:
             return rec.setdefault(pid, {"id": pid, "starred": False, "seen_at": None,
                                         "saved_at": None, "bib_key": None, "bib_path": None,
                                         "star_topic": None, "saved_topic": None,
@@ -55,7 +56,7 @@ class LibraryIO(Database):
         for r in c.execute("SELECT id, body FROM notes"):
             at(r[0])["note"] = r[1]
         for r in c.execute("SELECT id, tag FROM tags ORDER BY tag"):
-            at(r[0])["tags"].append(r[1])  # type: ignore[union-attr]
+            at(r[0])["tags"].append(r[1])
         papers = self.cached_papers(list(rec))  # type: ignore[attr-defined]
         days = self.paper_days(list(rec))  # type: ignore[attr-defined]
         for pid, r in rec.items():
@@ -118,7 +119,8 @@ class LibraryIO(Database):
                         body = f"{old[0]}\n\n{note}"
                     c.execute("INSERT OR REPLACE INTO notes (id, body, updated_at) "
                               "VALUES (?, ?, ?)", (pid, body, now))
-                tags = {normal_tag(str(t)) for t in r.get("tags") or []} - {""}
+                given = cast("list[object]", r.get("tags") or [])  # validated: a list
+                tags = {normal_tag(str(t)) for t in given} - {""}
                 counts.tags += len(tags)
                 c.executemany("INSERT OR IGNORE INTO tags (id, tag, created_at) VALUES (?,?,?)",
                               [(pid, t, now) for t in sorted(tags)])

@@ -25,6 +25,7 @@ from textual.command import CommandListItem, SimpleProvider
 from textual.message_pump import MessagePump
 from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES, ThemeProvider
+from textual.widget import AwaitMount
 from textual.widgets import Input
 
 from paperterm.models import Topic
@@ -285,7 +286,8 @@ class PapertermApp(App[int]):
         a key that moves focus or closes a screen (esc, enter) could then be overtaken by the
         keys typed after it. Waiting keeps keys in typing order, as the user typed them."""
         done = asyncio.Event()
-        if target.is_running and target.call_next(done.set) is not False:
+        if target.is_running:
+            target.call_next(done.set)
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(done.wait(), self.KEY_ORDER_TIMEOUT)
 
@@ -302,13 +304,16 @@ class PapertermApp(App[int]):
         return bool(self.screen_stack) and not isinstance(self.focused, Input)
 
     def action_command_palette(self) -> None:
-        if self.use_command_palette and not SafeCommandPalette.is_open(self):
+        # Textual types `is_open`'s app as App[object]; any App works
+        if self.use_command_palette and not SafeCommandPalette.is_open(self):  # type: ignore[arg-type]
             self.push_screen(SafeCommandPalette(id="--command-palette"))
 
     def search_commands(self, commands: Sequence[CommandListItem],
-                        placeholder: str = "Search for commands…"):  # type: ignore[override]
+                        placeholder: str = "Search for commands…") -> AwaitMount:
+        # a provider instance, as Textual's own search_commands passes (its type says a class)
+        provider = SimpleProvider(self.screen, list(commands))
         return self.push_screen(SafeCommandPalette(
-            providers=[SimpleProvider(self.screen, commands)], placeholder=placeholder))
+            providers=[provider], placeholder=placeholder))  # type: ignore[list-item]
 
     def search_themes(self) -> None:
         # the palette's "Theme" command: Textual would push its own, unguarded palette, where

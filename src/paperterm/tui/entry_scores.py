@@ -8,7 +8,7 @@ from paperterm.listing import PROVISIONAL, Entry
 from paperterm.models import Paper
 from paperterm.scoring.types import Score
 
-# a Score's status -> the entry status the list shows (see paperterm.listing.STATUSES)
+# a Score's status -> the entry status the list shows (the statuses: see paperterm.listing)
 _STATUS = {"scored": "scored", "cached": "cached", "queued": "queued", "unscored": "failed",
            "prefiltered": "prefilter"}
 

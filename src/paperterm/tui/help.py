@@ -21,8 +21,8 @@ def help_table(keymap: dict[str, str]) -> Table:
     keys, _ = effective_keys(keymap)
     for spec in ALL_KEYS:
         table.add_row(Text(display_keys(keys[spec.id])), Text(spec.help), Text(spec.id))
-    for keys, text in TEXTUAL_KEYS:
-        table.add_row(Text(keys), Text(text), Text(""))
+    for textual_keys, text in TEXTUAL_KEYS:
+        table.add_row(Text(textual_keys), Text(text), Text(""))
     return table
 
 

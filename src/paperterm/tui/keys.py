@@ -8,7 +8,7 @@ import string
 import unicodedata
 from dataclasses import dataclass
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 
 @dataclass(frozen=True)
@@ -117,7 +117,7 @@ PRIORITY_ACTIONS = frozenset({"start_search"})
 FOOTER_FIRST = ("help", "quit")
 
 
-def bindings(specs: tuple[KeySpec, ...]) -> list[Binding]:
+def bindings(specs: tuple[KeySpec, ...]) -> list[BindingType]:
     ordered = sorted(specs, key=lambda k: k.id not in FOOTER_FIRST)  # stable: rest keep order
     return [
         Binding(k.keys, k.action, k.description, show=k.show, id=k.id,

@@ -16,6 +16,7 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.binding import BindingType
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
@@ -55,7 +56,7 @@ class PaperTable(ScrollView, can_focus=True):
     PaperTable { overflow-x: hidden; }
     """
 
-    BINDINGS = bindings(LIST_KEYS)
+    BINDINGS: ClassVar[list[BindingType]] = bindings(LIST_KEYS)
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "paper-table--cursor",
@@ -99,9 +100,6 @@ class PaperTable(ScrollView, can_focus=True):
         if 0 <= self.cursor < len(self.entries):
             return self.entries[self.cursor]
         return None
-
-    def index_of(self, paper_id: str) -> int | None:
-        return self._index.get(paper_id)
 
     def set_entries(self, entries: Sequence[Entry], *, to_top: bool = False) -> None:
         """Show `entries` in this order. With `to_top` the cursor and the view go to the first
@@ -153,13 +151,6 @@ class PaperTable(ScrollView, can_focus=True):
         self._scroll_cursor_visible()
         self.refresh_lines(self.cursor - int(self.scroll_y))
         self._announce()
-
-    def move_to_id(self, paper_id: str) -> bool:
-        index = self._index.get(paper_id)
-        if index is None:
-            return False
-        self.move_to(index)
-        return True
 
     def refresh_lines(self, y: int, count: int = 1) -> None:
         width = self.size.width

@@ -262,7 +262,3 @@ class Preview(VerticalScroll, can_focus=True):
                              else None)
         toggle.display = self.collapsible and not collapsed
         toggle.update(Text("▴ less (enter)"))
-
-    def abstract_plain(self) -> str:
-        """What the abstract widget shows (for tests)."""
-        return self.abstract_source()

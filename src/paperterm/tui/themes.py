@@ -9,8 +9,6 @@ from textual.theme import Theme
 from paperterm.config import Config
 from paperterm.theming import DEFAULT_THEME, ThemeSpec, load_themes
 
-SCORE_VARIABLES = ("score-high", "score-mid", "score-low")
-
 
 def to_textual(spec: ThemeSpec) -> Theme:
     p = spec.palette

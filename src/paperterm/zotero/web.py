@@ -71,7 +71,7 @@ class WebLibrary:
                                   f"in {seconds:.0f} s")
             record(min(max(seconds, 0.0), MAX_WAIT))
 
-        self.zot._set_backoff = capped
+        self.zot._set_backoff = capped  # type: ignore[method-assign]  # pyzotero's private hook
 
     # -- pyzotero, its errors as one line ---------------------------------------------------
     def _call(self, fn: Callable[[], T]) -> T:

@@ -33,7 +33,8 @@ _IRREGULAR = {"die": (b"dying",), "lie": (b"lying",), "tie": (b"tying",)}
 
 
 class Term(Protocol):
-    seq: tuple[str, ...]
+    @property
+    def seq(self) -> tuple[str, ...]: ...
 
 
 def canonical(texts: Sequence[str]) -> tuple[bytes, list[int]]:

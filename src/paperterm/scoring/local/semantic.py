@@ -118,13 +118,3 @@ def paper_embeddings(store: Store | None, papers: Sequence[Paper]) -> np.ndarray
 
 def topic_text(name: str, description: str, keywords: Sequence[str]) -> str:
     return " ".join([name, description, *keywords])
-
-
-def embeddings_by_id(store: Store, ids: Sequence[str]) -> dict[str, np.ndarray]:
-    """Paper id -> unit embedding for the cached papers among `ids` (empty without the
-    model). For features that compare papers, such as similar papers."""
-    papers = list(store.cached_papers(ids).values())
-    vectors = paper_embeddings(store, papers)
-    if vectors is None:
-        return {}
-    return {p.id: vectors[i] for i, p in enumerate(papers)}

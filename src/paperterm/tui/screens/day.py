@@ -16,7 +16,7 @@ from typing import ClassVar
 
 from textual import events, on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.css.query import NoMatches
 from textual.message import Message
 from textual.reactive import var
@@ -53,7 +53,7 @@ from paperterm.tui.text import one_line
 class DayScreen(Screen[None]):
     """The paper list, the preview, the header line and the search box for one day."""
 
-    BINDINGS: ClassVar[list[Binding]] = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         *bindings(APP_KEYS),
         # priority: handled in typing order, so a key typed right after esc (q) sees the list
         Binding("escape", "clear_search", "Clear filter", show=False, id="clear_search",

@@ -13,7 +13,7 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, Label, OptionList, Static, TextArea
@@ -43,7 +43,7 @@ def highlighted(snippet: str) -> Text:
 class LibraryScreen(Screen[None]):
     """`mode`: "search" (a query box), "starred" (the reading list) or "similar"."""
 
-    BINDINGS: ClassVar[list[Binding]] = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", show=True),
         Binding("asterisk", "star", "Star", show=True),
         Binding("n", "note", "Note/tags", show=True),
@@ -218,7 +218,7 @@ class LibraryScreen(Screen[None]):
 class NoteEditor(ModalScreen[bool]):
     """A multi-line note and comma-separated tags for one paper; ctrl+s saves, esc cancels."""
 
-    BINDINGS: ClassVar[list[Binding]] = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save", "Save", show=True, priority=True),
         Binding("escape", "cancel", "Cancel", show=True),
     ]

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
@@ -61,7 +61,7 @@ class SummaryScreen(ModalScreen[None]):
     #summary-title { text-style: bold; margin-bottom: 1; }
     #summary-foot { color: $text-muted; margin-top: 1; }
     """
-    BINDINGS: ClassVar[list[Binding]] = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,a", "close", "Close", id="summary_close"),
     ]
 
