@@ -25,4 +25,4 @@ class SafeCommandPalette(GuardedPalette):
         # already, and popping again would close the screen underneath (or none is left)
         if not self.is_active:
             return AwaitComplete.nothing()
-        return super().dismiss(result)  # type: ignore[arg-type]
+        return super().dismiss(result)
