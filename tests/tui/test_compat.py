@@ -151,3 +151,11 @@ async def test_a_closing_palette_starts_no_no_matches_countdown():
         await pilot.pause()
         assert not isinstance(app.screen, CommandPalette)
 
+
+def test_characters_get_the_key_names_textuals_keymap_uses():
+    """`[keys]` in the config may say "*" or "asterisk": both are the same key."""
+    assert compat.character_to_key("*") == "asterisk"
+    assert compat.character_to_key("[") == "left_square_bracket"
+    assert compat.character_to_key("a") == "a"
+    assert compat.character_to_key("A") == "A"
+

@@ -26,6 +26,13 @@ from textual.widgets._footer import FooterKey as _FooterKey
 FooterKey = _FooterKey
 
 
+def character_to_key(character: str) -> str:
+    """The key name Textual's keymap gives a typed character ("*" -> "asterisk")."""
+    from textual.keys import _character_to_key
+
+    return _character_to_key(character)
+
+
 def push_result_callback(screen: Screen[Any], requester: App[Any]) -> None:
     """Give `screen` the (empty) result callback `push_screen` would: a default screen made
     by `get_default_screen` has none, and `switch_screen` pops one from it."""
@@ -96,5 +103,6 @@ def palette_gather(palette: CommandPalette, search_value: str) -> Coroutine[Any,
     return gather(palette, search_value)
 
 
-__all__ = ["FooterKey", "GuardedPalette", "footer_bindings_ready", "palette_gather",
-           "push_result_callback", "refresh_truecolor_filter", "set_footer_bindings_ready"]
+__all__ = ["FooterKey", "GuardedPalette", "character_to_key", "footer_bindings_ready",
+           "palette_gather", "push_result_callback", "refresh_truecolor_filter",
+           "set_footer_bindings_ready"]
