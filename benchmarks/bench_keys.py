@@ -74,7 +74,7 @@ PAPERTERM = PROBE + r"""
 from paperterm.scoring.types import RunSummary, Score
 import paperterm.scoring as scoring
 
-def run_scoring(papers, topic, settings, *, db_path, on_scores, on_progress, cancel, **kw):
+def run_scoring(papers, topic, settings, *, open_store, on_scores, on_progress, cancel, **kw):
     i, n = 0, len(papers)
     while not cancel.is_set():
         batch = papers[i % n: i % n + 20]

@@ -31,15 +31,15 @@ def main(n: int) -> None:
     topic = builtin_topics()["moe"]
     with tempfile.TemporaryDirectory() as tmp:
         store = Store.open(Path(tmp) / "db.sqlite3")
-        store.save_day("bench", None, papers, source="bench")
+        store.papers.save_day("bench", None, papers, source="bench")
         start = time.perf_counter()
         local.local_scores(papers, topic)
         print(f"keywords alone:        {time.perf_counter() - start:6.2f} s")
         start = time.perf_counter()
         rank_locally(store, papers, topic, day="bench")
         print(f"first blend (embeds):  {time.perf_counter() - start:6.2f} s")
-        store.set_starred(papers[0].id, True)
-        store.set_starred(papers[7].id, True)
+        store.marks.set_starred(papers[0].id, True)
+        store.marks.set_starred(papers[7].id, True)
         start = time.perf_counter()
         rank_locally(store, papers, topic, day="bench")
         print(f"re-rank after a star:  {time.perf_counter() - start:6.2f} s")

@@ -5,7 +5,7 @@ announcement day, weekdays only) and time, each against a small cache of one day
    fresh process, from before `Popen` to the first completed refresh, headless), and
    `paperterm --version`; best of 7 rounds, the two caches taking turns;
 2. a headless `paperterm search --json` against `paperterm --version`;
-3. what the reader runs per keystroke in its search box (`store.search`, 200 results, with
+3. what the reader runs per keystroke in its search box (`store.library.search`, 200 results, with
    the topic's scores) for each prefix of a typed query, and similar papers.
 
 Usage: python benchmarks/bench_library.py [N] [--home DIR]   (--home keeps / reuses the cache)
@@ -84,7 +84,7 @@ def build(db: Path, n: int) -> date:
     for start in range(0, n, PER_DAY):
         last = start + PER_DAY >= n
         papers = [synthetic(i, rng) for i in range(start, min(n, start + PER_DAY))]
-        store.save_day(FEED, day, papers, source="rss", fetched_for=day if last else None)
+        store.papers.save_day(FEED, day, papers, source="rss", fetched_for=day if last else None)
         if not last:
             day += timedelta(days=1 if day.weekday() < 4 else 3)
     store.close()
@@ -141,10 +141,11 @@ def in_store(home: Path) -> dict[str, float]:
     topic_fp = resolve_topic("moe", Config()).topic.fingerprint
     store = Store.open(home / "paperterm.sqlite3")
     try:
-        keystrokes = [best(lambda q=QUERY[:i]: store.search(q, limit=200, topic_fp=topic_fp))
+        library = store.library
+        keystrokes = [best(lambda q=QUERY[:i]: library.search(q, limit=200, topic_fp=topic_fp))
                       for i in range(1, len(QUERY) + 1)]
-        hits = store.search(QUERY, limit=20)
-        similar = [best(lambda h=h: store.similar(h.paper.id, limit=200, topic_fp=topic_fp))
+        hits = store.library.search(QUERY, limit=20)
+        similar = [best(lambda h=h: store.library.similar(h.paper.id, limit=200, topic_fp=topic_fp))
                    for h in hits[:5]]
     finally:
         store.close()

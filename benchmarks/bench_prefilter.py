@@ -53,6 +53,7 @@ def main() -> None:
     from paperterm.scoring.prefilter import Positive, estimate_saved, split_day
     from paperterm.scoring.types import RunSummary
     from paperterm.settings import ScoringSettings
+    from paperterm.store import opener
     from paperterm.topics import builtin_topics
 
     topics = builtin_topics()
@@ -72,7 +73,8 @@ def main() -> None:
                 def run(sent, tag: str, db: Path = home / f"{label}-{name}",
                         topic: Topic = topic, settings: ScoringSettings = settings,
                         ) -> RunSummary:
-                    return run_scoring(sent, topic, settings, db_path=f"{db}-{tag}.sqlite3")
+                    return run_scoring(sent, topic, settings,
+                                       open_store=opener(f"{db}-{tag}.sqlite3"))
 
                 def tokens(sent, tag: str, run=run) -> int:
                     return run(sent, tag).total_tokens

@@ -57,6 +57,7 @@ def main() -> None:
     from paperterm.scoring import run_scoring
     from paperterm.scoring.provider import import_litellm
     from paperterm.sources.feeds import parse_feed
+    from paperterm.store import opener
     from paperterm.topics import resolve_topic
 
     day = parse_feed((ROOT / "examples" / "arxiv-2026-02-25.xml").read_bytes()).papers
@@ -90,12 +91,12 @@ def main() -> None:
         rss_before = _rss_mb()
 
         t0 = time.perf_counter()
-        summary = run_scoring(papers, topic, settings, db_path=paths.database_file())
+        summary = run_scoring(papers, topic, settings, open_store=opener(paths.database_file()))
         wall = time.perf_counter() - t0
         rss_after = _rss_mb()
 
         t0 = time.perf_counter()
-        again = run_scoring(papers, topic, settings, db_path=paths.database_file())
+        again = run_scoring(papers, topic, settings, open_store=opener(paths.database_file()))
         cached_wall = time.perf_counter() - t0
     finally:
         server.terminate()

@@ -85,7 +85,7 @@ def prepare(tmp: Path, n: int) -> Path:
     home = tmp / f"home-{n}"
     home.mkdir()
     store = Store(home / "paperterm.sqlite3")
-    store.save_day(FEED, DAY, papers, source="rss", fetched_for=DAY)
+    store.papers.save_day(FEED, DAY, papers, source="rss", fetched_for=DAY)
     store.close()
     rows = [["", p.title, p.authors[0] if p.authors else "", p.primary_category]
             for p in papers]

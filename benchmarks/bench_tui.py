@@ -57,12 +57,12 @@ def prepare_cached_day(db: Path, n: int, cached: int) -> None:
 
     papers = synthetic_papers(n)
     store = Store(db)
-    store.save_day(FEED, DAY, papers, source="rss", fetched_for=DAY)
+    store.papers.save_day(FEED, DAY, papers, source="rss", fetched_for=DAY)
     task = ScoringTask(resolve_topic("moe", Config()).topic)
     rows = [ScoreRow(p.id, p.version or 0, (i * 7) % 10 + 1, (i * 3) % 10 + 1, f"reason {i}")
             for i, p in enumerate(papers[:cached])]
     for i in range(0, len(rows), 200):
-        save_answer(store, task, model=MODEL, n_papers=len(rows[i:i + 200]),
+        save_answer(store.scores, task, model=MODEL, n_papers=len(rows[i:i + 200]),
                     prompt_tokens=100, completion_tokens=10, cost=0.0, rows=rows[i:i + 200])
     store.close()
 
@@ -148,7 +148,7 @@ def streaming_run(fed: dict[str, int]):
     its messages and the screen's coalescing)."""
     from paperterm.scoring.types import RunSummary, Score
 
-    def run_scoring(papers, topic, settings, *, db_path, on_scores, on_progress, cancel,
+    def run_scoring(papers, topic, settings, *, open_store, on_scores, on_progress, cancel,
                     **_more):  # day, fresh
         i, n = 0, len(papers)
         while not cancel.is_set():

@@ -77,12 +77,12 @@ def following(topic: Topic, *lists: Sequence[str]) -> Topic:
     return replace(topic, follow=names) if names != topic.follow else topic
 
 
-def with_follows(topic: Topic, config_follow: Sequence[str], store: Store | None) -> Topic:
+def with_follows(topic: Topic, config_follow: Sequence[str], store: Store) -> Topic:
     """The topic following its own authors, the config's (`follow`) and those followed in
     the reader (kept in the store): the one place they are merged, for the CLI and the
     reader. An unreadable store only loses the reader's follows this time."""
     try:
-        stored = store.followed_authors() if store is not None else []
+        stored = store.marks.followed_authors()
     except Exception:
         stored = []
     return following(topic, config_follow, stored)

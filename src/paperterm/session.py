@@ -5,7 +5,7 @@ Immutable: a change (another day, a topic switch, a load under way) is a new ses
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -29,13 +29,28 @@ class Session:
     unicode_bib: bool = False
     theme: str | None = None  # --theme, else config.theme
     notices: tuple[str, ...] = ()  # shown once at start (one line each)
-    store: Store | None = None  # open for headless commands; the reader opens its own
+    # open for headless commands (the reader closes it and opens its own); a stand-in that
+    # keeps nothing when none was given
+    store: Store = field(default_factory=lambda: _no_store())
     pending: LoadRequest | None = None  # the reader loads this in the background (day empty)
     request: LoadRequest | None = None  # what the day was loaded from (R re-fetches it)
     categories_fixed: bool = False  # --categories given: a topic switch keeps them
 
+    def open_store(self) -> Store:
+        """A new Store on this session's database, for the calling thread: the
+        `StoreFactory` handed to workers (SQLite connections stay in their thread)."""
+        from paperterm.store import Store
+
+        return Store.open(self.db_path)
+
     def close(self) -> Session:
-        """Close the store, if open; the session without it."""
-        if self.store is not None:
-            self.store.close()
-        return replace(self, store=None)
+        """Close the store (idempotent); the session, whose store is closed from now on (the
+        reader opens its own, in its own thread)."""
+        self.store.close()
+        return self
+
+
+def _no_store() -> Store:
+    from paperterm.store import Store
+
+    return Store.unavailable("no database was opened for this session")

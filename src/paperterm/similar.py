@@ -1,4 +1,4 @@
-"""Similar papers: the full-text candidates of the store (`store.similar`), re-ranked by the
+"""Similar papers: the full-text candidates of the store (`store.library.similar`), re-ranked by the
 semantic scorer's embeddings when the store has them cached for the paper and candidates.
 
 Only vectors already in the cache are used (no model is loaded here, so `m` stays fast);
@@ -25,7 +25,7 @@ def cached_vectors(store: Store) -> Vectors:
 
     def vectors(ids: Sequence[str]) -> dict[str, Sequence[float]]:
         return {i: array("f", bytes(blob))
-                for i, (_fp, blob) in store.embeddings(EMBEDDING_MODEL, list(ids)).items()}
+                for i, (_fp, blob) in store.scores.embeddings(EMBEDDING_MODEL, list(ids)).items()}
 
     return vectors
 
@@ -51,7 +51,7 @@ def rerank(hits: list[SearchHit], mine: Sequence[float] | None,
 def similar_papers(store: Store, paper_id: str, *, limit: int = 20,
                    topic_fp: str | None = None) -> list[SearchHit]:
     """The cached papers most like this one, best first."""
-    hits = store.similar(paper_id, limit=limit, topic_fp=topic_fp)
+    hits = store.library.similar(paper_id, limit=limit, topic_fp=topic_fp)
     vectors_of = cached_vectors(store)
     if not hits:
         return hits

@@ -21,7 +21,7 @@ def cached(isolated_home):  # type: ignore[no-untyped-def]
     """The sample day cached as announced on DAY; its papers."""
     papers = parse_feed(FEED.read_bytes()).papers
     store = Store.open(isolated_home.db)
-    store.save_day("cs.AI+cs.LG", date.fromisoformat(DAY), papers, source="rss")
+    store.papers.save_day("cs.AI+cs.LG", date.fromisoformat(DAY), papers, source="rss")
     store.close()
     return papers
 
@@ -29,7 +29,7 @@ def cached(isolated_home):  # type: ignore[no-untyped-def]
 def examples(db: Path, topic: str) -> dict[str, str]:
     store = Store.open(db)
     try:
-        return {e.id: e.kind for e in store.training_examples(topic)}
+        return {e.id: e.kind for e in store.marks.training_examples(topic)}
     finally:
         store.close()
 

@@ -155,9 +155,9 @@ def test_the_store_records_each_channel_per_day_and_topic(tmp_path):
     from paperterm.store import Store
 
     store = Store(tmp_path / "db.sqlite3")
-    assert store.delivered("2026-02-25", "moe", "email") is None
-    store.record_delivery("2026-02-25", "moe", "email", "me@example.org")
-    assert store.delivered("2026-02-25", "moe", "email") is not None
-    assert store.delivered("2026-02-25", "moe", "webhook") is None
-    assert store.delivered("2026-02-25", "agents", "email") is None
+    assert store.deliveries.delivered("2026-02-25", "moe", "email") is None
+    store.deliveries.record_delivery("2026-02-25", "moe", "email", "me@example.org")
+    assert store.deliveries.delivered("2026-02-25", "moe", "email") is not None
+    assert store.deliveries.delivered("2026-02-25", "moe", "webhook") is None
+    assert store.deliveries.delivered("2026-02-25", "agents", "email") is None
     store.close()

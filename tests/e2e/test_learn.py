@@ -40,7 +40,7 @@ def zotero_web(monkeypatch: pytest.MonkeyPatch, isolated_home) -> Iterator[FakeZ
 def _positives(source: str | None = None, topic: str | None = None) -> dict[str, str]:
     store = Store.open(paths.database_file())
     try:
-        return {p.id: p.title for p in store.positives(source, topic=topic)}
+        return {p.id: p.title for p in store.library.positives(source, topic=topic)}
     finally:
         store.close()
 

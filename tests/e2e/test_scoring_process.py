@@ -18,6 +18,7 @@ from support.fakellm import Behaviour, FakeLLM
 from paperterm.config import Config
 from paperterm.scoring import ScoringSettings, run_scoring
 from paperterm.sources.feeds import parse_feed
+from paperterm.store import opener
 from paperterm.topics import resolve_topic
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,6 +30,7 @@ from pathlib import Path
 from paperterm.config import Config
 from paperterm.sources.feeds import parse_feed
 from paperterm.scoring import ScoringSettings, run_scoring
+from paperterm.store import opener
 from paperterm.topics import resolve_topic
 
 api_base, db, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -36,7 +38,7 @@ papers = parse_feed(Path(sys.argv[4]).read_bytes()).papers[:n]
 topic = resolve_topic("moe", Config()).topic
 settings = ScoringSettings(model="openai/gpt-4o-mini", api_base=api_base, batch_size=5,
                            concurrency=1, timeout=10)
-summary = run_scoring(papers, topic, settings, db_path=db)
+summary = run_scoring(papers, topic, settings, open_store=opener(db))
 print(json.dumps({"scored": summary.scored, "cached": summary.cached,
                   "litellm_loaded": "litellm" in sys.modules}))
 """
@@ -98,7 +100,7 @@ def test_sigkill_mid_run_then_rerun_requests_only_the_rest(monkeypatch, tmp_path
         llm.default = Behaviour()
         before = llm.count
         settings = ScoringSettings(model="openai/gpt-4o-mini", api_base=llm.url, batch_size=5)
-        summary = run_scoring(papers, topic, settings, db_path=db)
+        summary = run_scoring(papers, topic, settings, open_store=opener(db))
         asked = [pid for r in llm.requests[before:] for pid in llm.ids_of(r)]
     assert sorted(asked) == sorted({p.id for p in papers} - survived)
     assert (summary.cached, summary.scored, summary.unscored) == (5, 15, 0)
@@ -158,7 +160,8 @@ def test_sync_wrapper_cancelled_from_another_thread(monkeypatch, tmp_path):
 
         def worker():
             results.append(
-                run_scoring(papers, topic, settings, db_path=tmp_path / "db", cancel=cancel)
+                run_scoring(papers, topic, settings, open_store=opener(tmp_path / "db"),
+                            cancel=cancel)
             )
 
         thread = threading.Thread(target=worker)

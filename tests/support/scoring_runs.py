@@ -8,6 +8,7 @@ from typing import Any
 from paperterm.models import Paper, Topic
 from paperterm.scoring import RunSummary, Score, ScoringSettings, score_papers
 from paperterm.scoring.provider import aclose_llm_clients
+from paperterm.store import opener
 from support.fakellm import FakeLLM, expected_scores
 
 KNOWN = "openai/gpt-4o-mini"  # litellm knows its price
@@ -48,8 +49,9 @@ async def run(papers: list[Paper], topic: Topic, settings: ScoringSettings, db: 
     """`score_papers` with a collector; litellm's clients are closed afterwards."""
     collector = collector if collector is not None else Collector()
     try:
-        return await score_papers(papers, topic, settings, db_path=db, on_scores=collector,
-                                  on_progress=collector.progress.append, **kw)
+        return await score_papers(papers, topic, settings, open_store=opener(db),
+                                  on_scores=collector, on_progress=collector.progress.append,
+                                  **kw)
     finally:
         await aclose_llm_clients()
 

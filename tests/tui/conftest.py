@@ -20,7 +20,7 @@ from paperterm.models import Day, Paper, Topic
 from paperterm.scoring.types import RunSummary, Score, ScoringSettings
 from paperterm.session import Session
 from paperterm.sources.feeds import parse_feed
-from paperterm.store import Store, UserState
+from paperterm.store import Store, StoreFactory, UserState
 from paperterm.topics import resolve_topic
 from paperterm.tui.app import PapertermApp
 from paperterm.tui.paper_list import GAP, PaperTable
@@ -219,7 +219,7 @@ class Probe:
         """What the store holds for these papers (seen, starred, saved, bib_key)."""
         store = Store(self.app.session.db_path)
         try:
-            return store.states(list(ids))
+            return store.marks.states(list(ids))
         finally:
             store.close()
 
@@ -268,7 +268,7 @@ class FakeScoring:
         self.scores_for: Callable[[Paper], tuple[int, int]] = lambda p: (4, 6)
 
     def __call__(self, papers: list[Paper], topic: Topic, settings: ScoringSettings, *,
-                 db_path: Path, on_scores: Callable[[list[Score]], None],
+                 open_store: StoreFactory, on_scores: Callable[[list[Score]], None],
                  on_progress: Callable[[RunSummary], None],
                  cancel: threading.Event | None = None, day: str | None = None,
                  fresh: bool = False) -> RunSummary:

@@ -23,7 +23,7 @@ async def test_the_day_screen_is_pushed_on_mount(make_session, make_app, size):
         await pilot.pause()
         assert isinstance(app.screen, DayScreen)
         assert app.focused is app.screen.query_one("#papers")
-        assert app.store is not None  # opened by the app for the screens
+        assert app.store.available  # opened by the app for the screens
 
 
 async def test_cycle_theme_and_builtin(make_session, make_app, probe, size):
@@ -83,7 +83,7 @@ async def test_an_unusable_database_is_a_notice_and_the_reader_still_works(
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         p = probe(app)
-        assert app.store is None
+        assert not app.store.available
         assert p.said("Stars and seen marks will not be kept")
         await pilot.press("asterisk")  # starring still shows
         assert "★" in p.marks(0)
@@ -157,7 +157,7 @@ async def test_quit(make_session, make_app, size):
     async with app.run_test(size=size) as pilot:
         await pilot.press("q")
     assert app.return_code == 0
-    assert app.store is None  # closed with the app
+    assert app.store.closed  # closed with the app
 
 
 async def test_footer_keeps_help_and_quit_on_an_80_column_terminal(make_session, make_app,

@@ -12,8 +12,8 @@ async def test_preview_shows_tags_and_note_of_the_paper_under_the_cursor(
     session = make_session()
     first = session.day.papers[0].id
     store = Store.open(session.db_path)
-    store.set_note(first, "read section 3\nask about the kernel")
-    store.set_tags(first, ["Reading Group", "moe"])
+    store.marks.set_note(first, "read section 3\nask about the kernel")
+    store.marks.set_tags(first, ["Reading Group", "moe"])
     store.close()
     app = make_app(session, autoscore=False)
     async with app.run_test(size=size) as pilot:

@@ -18,10 +18,11 @@ TOP, SECOND = "2602.20175", "2602.20191"
 
 def _cache(session) -> None:  # type: ignore[no-untyped-def]
     store = Store.open(session.db_path)
-    store.put_enrichment("hf", {TOP: {"upvotes": 42, "github": "https://github.com/x/moe",
+    cache = store.enrichment
+    cache.put_enrichment("hf", {TOP: {"upvotes": 42, "github": "https://github.com/x/moe",
                                       "stars": 310},
                                 SECOND: {"upvotes": 3}})
-    store.put_enrichment("s2", {SECOND: {"citations": 17, "h_index": 31, "tldr": "Short."}})
+    cache.put_enrichment("s2", {SECOND: {"citations": 17, "h_index": 31, "tldr": "Short."}})
     store.close()
 
 

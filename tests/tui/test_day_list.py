@@ -255,7 +255,7 @@ async def test_filter_panel_combined_with_text(make_session, make_app, probe, si
 async def test_unseen_only_filter(make_session, make_app, probe, example_papers, size, until):
     session = make_session()
     store = Store(session.db_path)
-    store.mark_seen([p.id for p in example_papers[:10]])  # read on an earlier start
+    store.marks.mark_seen([p.id for p in example_papers[:10]])  # read on an earlier start
     store.close()
     app = make_app(session)
     async with app.run_test(size=size) as pilot:

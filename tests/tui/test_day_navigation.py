@@ -32,14 +32,14 @@ def days(make_session, monkeypatch):
     monkeypatch.setenv("PAPERTERM_TODAY", "2026-03-03")
     session = make_session()
     store = Store.open(session.db_path)
-    store.save_day(FEED, date(2026, 2, 24), [_paper("2602.00024", "Tuesday paper")],
-                   source="rss")
-    store.save_day(FEED, date(2026, 2, 25), session.day.papers, source="rss")
-    store.save_day(FEED, date(2026, 2, 26), [], source="api", fetched_for="api:2026-02-26")
-    store.save_day(FEED, date(2026, 2, 27), [_paper("2602.00027", "Friday paper")],
-                   source="rss")
-    store.save_day(FEED, date(2026, 3, 2), [_paper("2603.00002", "Monday paper")],
-                   source="rss")
+    store.papers.save_day(FEED, date(2026, 2, 24), [_paper("2602.00024", "Tuesday paper")],
+                          source="rss")
+    store.papers.save_day(FEED, date(2026, 2, 25), session.day.papers, source="rss")
+    store.papers.save_day(FEED, date(2026, 2, 26), [], source="api", fetched_for="api:2026-02-26")
+    store.papers.save_day(FEED, date(2026, 2, 27), [_paper("2602.00027", "Friday paper")],
+                          source="rss")
+    store.papers.save_day(FEED, date(2026, 3, 2), [_paper("2603.00002", "Monday paper")],
+                          source="rss")
     store.close()
     return session
 
@@ -133,8 +133,8 @@ async def test_jump_to_a_date_a_weekend_and_bad_input(days, make_app, probe, siz
 async def test_this_week_shows_a_day_column_and_says_what_is_not_cached(
         days, make_app, probe, size, until):
     store = Store.open(days.db_path)
-    store.save_day(FEED, date(2026, 3, 3), [_paper("2603.00003", "Tuesday of this week")],
-                   source="rss")
+    store.papers.save_day(FEED, date(2026, 3, 3), [_paper("2603.00003", "Tuesday of this week")],
+                          source="rss")
     store.close()
     app = make_app(_offline(days), autoscore=False)
     async with app.run_test(size=size) as pilot:

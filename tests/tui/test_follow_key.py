@@ -39,7 +39,7 @@ async def test_follow_the_author_under_the_cursor(make_session, make_app, probe,
         assert "@ followed author" in p.meta()
     store = Store(session.db_path)
     try:
-        assert store.followed_authors() == [author]
+        assert store.marks.followed_authors() == [author]
     finally:
         store.close()
     # the next start knows (as the command line's session merges it), and A unfollows

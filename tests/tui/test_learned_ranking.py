@@ -15,7 +15,7 @@ async def test_blend_after_first_paint_then_star_and_not_interested(
 
     session = make_session()
     store = Store.open(session.db_path)  # the day is cached, as the loader leaves it
-    store.save_day("cs.LG+cs.AI", session.day.day, example_papers, source="rss")
+    store.papers.save_day("cs.LG+cs.AI", session.day.day, example_papers, source="rss")
     store.close()
     app = make_app(session)
     async with app.run_test(size=size) as pilot:
@@ -31,9 +31,9 @@ async def test_blend_after_first_paint_then_star_and_not_interested(
         await pilot.press("asterisk")
         await until(pilot, lambda: target.fine != before, seconds=30)
         assert target.fine > before and target.starred
-        assert app.store is not None  # the star teaches the topic read, moe, only
-        assert target.id in {e.id for e in app.store.training_examples("moe")}
-        assert target.id not in {e.id for e in app.store.training_examples("agents")}
+        # the star teaches the topic read, moe, only
+        assert target.id in {e.id for e in app.store.marks.training_examples("moe")}
+        assert target.id not in {e.id for e in app.store.marks.training_examples("agents")}
         # not interested: lower for this topic, remembered, and undone by pressing again
         other = next(e for e in p.shown if e.paper.title.startswith("Elimination"))
         p.to_paper(other.id)
@@ -41,9 +41,9 @@ async def test_blend_after_first_paint_then_star_and_not_interested(
         await pilot.press("d")
         assert p.said("Not interested (moe)")
         await until(pilot, lambda: other.fine < liked, seconds=30)
-        assert app.store is not None and other.id in app.store.dismissed_ids("moe")
+        assert other.id in app.store.marks.dismissed_ids("moe")
         p.to_paper(other.id)
         await pilot.press("d")
         assert p.said("Interested again (moe)")
         await until(pilot, lambda: other.fine == pytest.approx(liked), seconds=30)
-        assert other.id not in app.store.dismissed_ids("moe")
+        assert other.id not in app.store.marks.dismissed_ids("moe")

@@ -12,11 +12,11 @@ from paperterm.tui.screens.library import LibraryScreen, NoteEditor
 
 def _older_day(db) -> None:  # type: ignore[no-untyped-def]
     store = Store.open(db)
-    store.save_day("cs.AI+cs.LG", date(2026, 2, 2), [
+    store.papers.save_day("cs.AI+cs.LG", date(2026, 2, 2), [
         Paper("2602.00001", 1, "Zebrafish larvae tracking with transformers", ("Ada Lovelace",),
-              "We track zebrafish larvae in video.", ("cs.CV",), "cs.CV"),
+                     "We track zebrafish larvae in video.", ("cs.CV",), "cs.CV"),
         Paper("2602.00002", 1, "Tracking zebrafish schools", ("Alan Turing",),
-              "Zebrafish larvae schools, tracked.", ("cs.CV",), "cs.CV"),
+                     "Zebrafish larvae schools, tracked.", ("cs.CV",), "cs.CV"),
     ], source="rss")
     store.close()
 
@@ -37,7 +37,7 @@ async def test_search_screen_finds_papers_of_other_days_and_stars_them(
         detail = str(screen.query_one("#library-detail").render())
         assert "Ada Lovelace" in detail and "zebrafish" in detail
         await pilot.press("enter", "asterisk")  # focus the results, star the first
-        assert app.store is not None and "2602.00001" in app.store.starred_ids()
+        assert "2602.00001" in app.store.marks.starred_ids()
         await pilot.press("escape")
         assert not isinstance(app.screen, LibraryScreen)
         await pilot.press("L")  # the Starred view: every day
@@ -54,7 +54,7 @@ async def test_note_editor_saves_note_and_tags_that_search_then_finds(
         make_session, make_app, size, until):
     session = make_session()
     store = Store.open(session.db_path)  # the loader caches the day it shows
-    store.save_day("cs.AI+cs.LG", session.day.day, session.day.papers, source="feed")
+    store.papers.save_day("cs.AI+cs.LG", session.day.day, session.day.papers, source="feed")
     store.close()
     app = make_app(session)
     async with app.run_test(size=size) as pilot:
@@ -65,9 +65,8 @@ async def test_note_editor_saves_note_and_tags_that_search_then_finds(
         app.screen.query_one("#note-tags").value = "Reading Group"  # type: ignore[attr-defined]
         await pilot.press("ctrl+s")
         await until(pilot, lambda: not isinstance(app.screen, NoteEditor))
-        assert app.store is not None
-        assert app.store.note(pid) == "okapi idea\nsecond line"
-        assert app.store.tags([pid]) == {pid: ["reading-group"]}
+        assert app.store.marks.note(pid) == "okapi idea\nsecond line"
+        assert app.store.marks.tags([pid]) == {pid: ["reading-group"]}
         await pilot.press("F", *"okapi")
         await until(pilot, lambda: [h.paper.id for h in app.screen.hits] == [pid])
 
@@ -84,10 +83,10 @@ async def test_similar_shows_the_score_of_the_current_model_not_an_old_cached_on
     _older_day(session.db_path)
     store = Store.open(session.db_path)
     for model, relevance in (("new/model", 9), ("old/model", 5)):  # the old one cached last
-        store.save_scores([ScoreRow("2602.00002", 1, relevance, 3, model)],
-                          topic_fp=session.topic.fingerprint, model=model,
-                          prompt_version=PROMPT_VERSION, n_papers=1, prompt_tokens=1,
-                          completion_tokens=1, cost=0.0)
+        store.scores.save_scores([ScoreRow("2602.00002", 1, relevance, 3, model)],
+                                 topic_fp=session.topic.fingerprint, model=model,
+                                 prompt_version=PROMPT_VERSION, n_papers=1, prompt_tokens=1,
+                                 completion_tokens=1, cost=0.0)
         time.sleep(0.01)
     store.close()
     app = make_app(session, autoscore=False)
@@ -101,7 +100,7 @@ async def test_similar_shows_the_score_of_the_current_model_not_an_old_cached_on
 
 def _cached(session) -> None:  # type: ignore[no-untyped-def]
     store = Store.open(session.db_path)  # the loader caches the day it shows
-    store.save_day("cs.AI+cs.LG", session.day.day, session.day.papers, source="feed")
+    store.papers.save_day("cs.AI+cs.LG", session.day.day, session.day.papers, source="feed")
     store.close()
 
 
@@ -142,7 +141,7 @@ async def test_star_twice_in_the_starred_list_toggles_the_same_row(make_session,
     ids = [p.id for p in session.day.papers[:3]]
     store = Store.open(session.db_path)
     for pid in ids:
-        store.set_starred(pid, True)
+        store.marks.set_starred(pid, True)
     store.close()
     app = make_app(session, autoscore=False)
     async with app.run_test(size=size) as pilot:
@@ -154,11 +153,11 @@ async def test_star_twice_in_the_starred_list_toggles_the_same_row(make_session,
         assert first is not None
         await pilot.press("asterisk")
         assert len(starred.hits) == 3 and starred.current is first  # the row stays
-        assert app.store is not None and first.paper.id not in app.store.starred_ids()
+        assert app.store is not None and first.paper.id not in app.store.marks.starred_ids()
         assert "★" not in str(starred.query_one("#library-results").get_option_at_index(0)
                               .prompt)
         await pilot.press("asterisk")  # the same paper again: starred again
-        assert app.store.starred_ids() == set(ids)
+        assert app.store.marks.starred_ids() == set(ids)
         await pilot.press("escape", "L")
         assert len(app.screen.hits) == 3
 
@@ -174,7 +173,7 @@ async def test_marks_set_by_another_program_show_when_the_reader_regains_focus(
         target = p.shown[2]
         assert not target.starred
         other = Store.open(session.db_path)  # e.g. `paperterm star ID` in another terminal
-        other.set_starred(target.id, True)
+        other.marks.set_starred(target.id, True)
         other.close()
         app.post_message(events.AppFocus())
         await until(pilot, lambda: target.starred)

@@ -22,7 +22,7 @@ def lock(path) -> sqlite3.Connection:  # type: ignore[no-untyped-def]
 def starred(path) -> set[str]:  # type: ignore[no-untyped-def]
     store = Store.open(path)
     try:
-        return store.starred_ids()
+        return store.marks.starred_ids()
     finally:
         store.close()
 
@@ -35,7 +35,7 @@ async def test_star_seen_and_save_behind_a_lock_are_retried(
     async with app.run_test(size=size) as pilot:
         p = probe(app)
         first = p.current
-        await until(pilot, lambda: app.store is not None)
+        await until(pilot, lambda: app.store.available)
         other = lock(session.db_path)
         try:
             started = time.monotonic()
@@ -62,12 +62,12 @@ def test_a_write_given_up_says_what_was_lost(tmp_path) -> None:
     other = lock(path)
     try:
         assert writes.run(store, "the star of 2602.20191",
-                          lambda s: s.set_starred("2602.20191", True)) is None
+                          lambda s: s.marks.set_starred("2602.20191", True)) is None
         assert writes.retry(store) == []
         failed = writes.retry(store)
     finally:
         other.close()
     assert failed == ["could not save the star of 2602.20191: the database stayed locked by "
                       "another program"]
-    assert not writes.pending and store.starred_ids() == set()
+    assert not writes.pending and store.marks.starred_ids() == set()
     store.close()

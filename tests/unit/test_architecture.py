@@ -11,7 +11,6 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
-import pytest
 from support.sourcetree import (
     MODULES,
     SRC,
@@ -62,8 +61,6 @@ def many_bases(code: Code, limit: int = MAX_BASES) -> list[str]:
             if isinstance(node, ast.ClassDef) and len(node.bases) > limit]
 
 
-@pytest.mark.xfail(strict=True, reason="Store joins 17 bases until the store part of issue "
-                                       "19 lands")
 def test_no_class_has_more_than_four_bases():
     offenders = many_bases(ALL)
     assert not offenders, _report(f"classes with more than {MAX_BASES} bases", offenders)

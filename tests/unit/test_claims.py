@@ -27,8 +27,8 @@ def store(tmp_path):
 
 
 def _hold(store: Store, owner: str) -> None:
-    store.claim([(p.id, 1) for p in PAPERS], topic_fp=KEY.topic_fp, model="m",
-                prompt_version=KEY.kind, owner=owner, ttl=600)
+    store.scores.claim([(p.id, 1) for p in PAPERS], topic_fp=KEY.topic_fp, model="m",
+                       prompt_version=KEY.kind, owner=owner, ttl=600)
 
 
 def test_claims_of_a_killed_process_end_at_once(store):
@@ -36,7 +36,7 @@ def test_claims_of_a_killed_process_end_at_once(store):
     dead.wait()
     _hold(store, f"{HOST}:{dead.pid}-feedc0ffee00")
     assert owner_gone(f"{HOST}:{dead.pid}-feedc0ffee00")
-    mine, theirs = Claims(store, KEY, "m", ttl=600).take(PAPERS)
+    mine, theirs = Claims(store.scores, KEY, "m", ttl=600).take(PAPERS)
     assert [p.id for p in mine] == [p.id for p in PAPERS] and theirs == []
 
 
@@ -44,7 +44,7 @@ def test_a_live_process_keeps_its_claims(store):
     live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     try:
         _hold(store, f"{HOST}:{live.pid}-feedc0ffee00")
-        mine, theirs = Claims(store, KEY, "m", ttl=600).take(PAPERS)
+        mine, theirs = Claims(store.scores, KEY, "m", ttl=600).take(PAPERS)
         assert mine == [] and [p.id for p in theirs] == [p.id for p in PAPERS]
     finally:
         live.kill()
@@ -54,5 +54,5 @@ def test_a_live_process_keeps_its_claims(store):
 def test_another_machines_claims_run_to_their_expiry(store):
     _hold(store, "some-other-host:1-feedc0ffee00")
     assert not owner_gone("some-other-host:1-feedc0ffee00")
-    mine, theirs = Claims(store, KEY, "m", ttl=600).take(PAPERS)
+    mine, theirs = Claims(store.scores, KEY, "m", ttl=600).take(PAPERS)
     assert mine == [] and len(theirs) == 3

@@ -7,7 +7,7 @@ import threading
 
 from paperterm.services import days
 from paperterm.sources.loader import LoadRequest
-from paperterm.store import Store
+from paperterm.store import Store, opener
 
 
 def _req(**kw) -> LoadRequest:  # type: ignore[no-untyped-def]
@@ -38,7 +38,7 @@ def test_a_fetch_reports_one_event_from_its_own_thread(isolated_home, tmp_path):
         got.append(event)
         done.set()
 
-    days.fetch_in_background(_req(offline=True), isolated_home.db, on_event)
+    days.fetch_in_background(_req(offline=True), opener(isolated_home.db), on_event)
     assert done.wait(30)
     (loaded,) = got
     assert isinstance(loaded, days.DayLoaded) and loaded.request == _req(offline=True)
@@ -46,7 +46,7 @@ def test_a_fetch_reports_one_event_from_its_own_thread(isolated_home, tmp_path):
     broken = tmp_path / "broken.xml"
     broken.write_text("not a feed")
     got.clear()
-    days.fetch_day(_req(feed=broken), isolated_home.db, got.append)
+    days.fetch_day(_req(feed=broken), opener(isolated_home.db), got.append)
     (failed,) = got
     assert isinstance(failed, days.DayFailed)
     assert failed.error.startswith("could not load the day:") and "broken.xml" in failed.error

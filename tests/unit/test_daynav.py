@@ -25,51 +25,51 @@ def _paper(pid: str) -> Paper:
 @pytest.fixture
 def store(isolated_home):
     s = Store.open(isolated_home.db)
-    s.save_day(FEED, date(2026, 2, 24), [_paper("2602.00024")], source="rss")
-    s.save_day(FEED, date(2026, 2, 26), [], source="api", fetched_for="api:2026-02-26")
-    s.save_day(FEED, date(2026, 2, 27), [_paper("2602.00027"), _paper("2602.00024")],
-               source="rss")
+    s.papers.save_day(FEED, date(2026, 2, 24), [_paper("2602.00024")], source="rss")
+    s.papers.save_day(FEED, date(2026, 2, 26), [], source="api", fetched_for="api:2026-02-26")
+    s.papers.save_day(FEED, date(2026, 2, 27), [_paper("2602.00027"), _paper("2602.00024")],
+                      source="rss")
     yield s
     s.close()
 
 
 def test_store_days_cached_empty_and_nearest(store):
     span = (date(2026, 2, 20), date(2026, 3, 3))
-    assert store.cached_days(FEED, *span) == {date(2026, 2, 24), date(2026, 2, 27)}
-    assert store.empty_days(FEED, *span) == {date(2026, 2, 26)}
-    assert store.nearest_cached_day(FEED, date(2026, 2, 27), -1) == date(2026, 2, 24)
-    assert store.nearest_cached_day(FEED, date(2026, 2, 24), 1) == date(2026, 2, 27)
-    assert store.nearest_cached_day(FEED, date(2026, 2, 24), -1) is None
-    assert store.cached_days("other", *span) == set()
+    assert store.papers.cached_days(FEED, *span) == {date(2026, 2, 24), date(2026, 2, 27)}
+    assert store.papers.empty_days(FEED, *span) == {date(2026, 2, 26)}
+    assert store.papers.nearest_cached_day(FEED, date(2026, 2, 27), -1) == date(2026, 2, 24)
+    assert store.papers.nearest_cached_day(FEED, date(2026, 2, 24), 1) == date(2026, 2, 27)
+    assert store.papers.nearest_cached_day(FEED, date(2026, 2, 24), -1) is None
+    assert store.papers.cached_days("other", *span) == set()
 
 
 def test_announced_since_keeps_each_paper_on_its_first_day(store):
-    found = [(p.id, d) for p, d in store.announced_since(date(2026, 2, 25))]
+    found = [(p.id, d) for p, d in store.papers.announced_since(date(2026, 2, 25))]
     assert found == [("2602.00027", "2026-02-27")]  # 2602.00024 was first announced 02-24
-    both = [(p.id, d) for p, d in store.announced_since(date(2026, 2, 1))]
+    both = [(p.id, d) for p, d in store.papers.announced_since(date(2026, 2, 1))]
     assert both == [("2602.00027", "2026-02-27"), ("2602.00024", "2026-02-24")]
-    until = store.announced_since(date(2026, 2, 1), date(2026, 2, 25))
+    until = store.papers.announced_since(date(2026, 2, 1), date(2026, 2, 25))
     assert [p.id for p, _ in until] == ["2602.00024"]
 
 
 def test_neighbours_skip_weekends_and_known_holidays(store):
     step = daynav.neighbour
-    assert step(store, FEED, date(2026, 2, 25), 1, TODAY).day == date(2026, 2, 27)
-    t = step(store, FEED, date(2026, 2, 24), 1, TODAY)
+    assert step(store.papers, FEED, date(2026, 2, 25), 1, TODAY).day == date(2026, 2, 27)
+    t = step(store.papers, FEED, date(2026, 2, 24), 1, TODAY)
     assert t.day == date(2026, 2, 25) and not t.cached  # a weekday not cached: fetched
-    t = step(store, FEED, date(2026, 2, 27), 1, TODAY)
+    t = step(store.papers, FEED, date(2026, 2, 27), 1, TODAY)
     assert t.day == date(2026, 3, 2) and not t.cached  # over the weekend
-    t = step(store, FEED, date(2026, 2, 27), -1, TODAY)
+    t = step(store.papers, FEED, date(2026, 2, 27), -1, TODAY)
     assert t.day == date(2026, 2, 25) and not t.cached  # the holiday 02-26 is skipped
     assert "Thu 02-26" in (t.notice or "")
-    assert step(store, FEED, TODAY, 1, TODAY).day is None
+    assert step(store.papers, FEED, TODAY, 1, TODAY).day is None
 
 
 def test_offline_neighbours_are_cached_days_only(store):
-    t = daynav.neighbour(store, FEED, date(2026, 2, 27), -1, TODAY, offline=True)
+    t = daynav.neighbour(store.papers, FEED, date(2026, 2, 27), -1, TODAY, offline=True)
     assert t.day == date(2026, 2, 24) and t.cached
     assert "Wed 02-25" in (t.notice or "") and "Thu 02-26" in (t.notice or "")
-    none = daynav.neighbour(store, FEED, date(2026, 2, 24), -1, TODAY, offline=True)
+    none = daynav.neighbour(store.papers, FEED, date(2026, 2, 24), -1, TODAY, offline=True)
     assert none.day is None and "Offline" in (none.notice or "")
 
 

@@ -174,12 +174,13 @@ def _paper(pid: str) -> Paper:
 
 def test_signals_sort_and_filter_the_list(isolated_home) -> None:
     store = Store.open(isolated_home.db)
-    store.put_enrichment("hf", {"1": {"upvotes": 3, "github": "https://github.com/a/b"},
+    cache = store.enrichment
+    cache.put_enrichment("hf", {"1": {"upvotes": 3, "github": "https://github.com/a/b"},
                                 "2": {"upvotes": 40}, "3": None})
-    store.put_enrichment("s2", {"1": {"citations": 9, "h_index": 5}, "3": {"citations": 100}})
+    cache.put_enrichment("s2", {"1": {"citations": 9, "h_index": 5}, "3": {"citations": 100}})
     from paperterm.enrich.signals import load_signals
 
-    found = load_signals(store, ["1", "2", "3", "4"])
+    found = load_signals(store.enrichment, ["1", "2", "3", "4"])
     store.close()
     assert set(found) == {"1", "2", "3"}
     assert found["1"] == Signals(upvotes=3, citations=9, h_index=5,

@@ -102,8 +102,8 @@ def test_the_config_topic_and_reader_follows_are_merged_once_in_one_place(tmp_pa
     topic = Topic("t", "d", follow=("Ada Lovelace",))
     store = Store.open(tmp_path / "db.sqlite3")
     try:
-        store.set_followed("Alan Turing", name_key("Alan Turing"), True)
-        store.set_followed("ada lovelace", name_key("ada lovelace"), True)
+        store.marks.set_followed("Alan Turing", name_key("Alan Turing"), True)
+        store.marks.set_followed("ada lovelace", name_key("ada lovelace"), True)
         merged_topic = with_follows(topic, ["Grace Hopper", "Turing, Alan"], store)
         assert merged_topic.follow == ("Ada Lovelace", "Grace Hopper", "Turing, Alan")
         assert with_follows(merged_topic, ["Grace Hopper"], store) == merged_topic  # again

@@ -19,7 +19,7 @@ DAY = "2026-02-25"
 @pytest.fixture
 def store(db, day):
     s = Store.open(db)
-    s.save_day("cs.LG+cs.AI", None, day, source="test")
+    s.papers.save_day("cs.LG+cs.AI", None, day, source="test")
     yield s
     s.close()
 
@@ -45,35 +45,37 @@ def test_no_positive_no_model():
 
 
 def test_training_examples_of_each_kind(store, day, tmp_path):
-    store.set_starred(day[0].id, True, topic="moe")
-    store.mark_saved([(day[1].id, "key")], tmp_path / "refs.bib", topic="moe")
-    store.replace_positives("bib:x", [Positive("2401.00001", "A kept paper", "Its abstract.")],
-                            "moe")
-    store.set_dismissed(day[2].id, "moe", True)
-    store.set_dismissed(day[3].id, "agents", True)  # another topic's dismissal
-    store.mark_seen([day[0].id, day[4].id], topic="moe")  # read: starred, and read then skipped
-    store.set_starred(day[5].id, True, topic="agents")  # other topics' signals
-    store.mark_saved([(day[6].id, "key")], tmp_path / "refs.bib", topic="agents")
-    store.mark_saved([(day[7].id, "key")], tmp_path / "refs.bib")  # in bulk: no topic's
-    store.replace_positives("bib:x", [Positive("2401.00002", "B", "Its abstract.")], "agents")
-    store.mark_seen([day[8].id], topic="agents")
-    kinds = {e.id: e.kind for e in store.training_examples("moe")}
+    store.marks.set_starred(day[0].id, True, topic="moe")
+    store.marks.mark_saved([(day[1].id, "key")], tmp_path / "refs.bib", topic="moe")
+    store.library.replace_positives(
+        "bib:x", [Positive("2401.00001", "A kept paper", "Its abstract.")], "moe")
+    store.marks.set_dismissed(day[2].id, "moe", True)
+    store.marks.set_dismissed(day[3].id, "agents", True)  # another topic's dismissal
+    # read: starred, and read then skipped
+    store.marks.mark_seen([day[0].id, day[4].id], topic="moe")
+    store.marks.set_starred(day[5].id, True, topic="agents")  # other topics' signals
+    store.marks.mark_saved([(day[6].id, "key")], tmp_path / "refs.bib", topic="agents")
+    store.marks.mark_saved([(day[7].id, "key")], tmp_path / "refs.bib")  # in bulk: no topic's
+    store.library.replace_positives("bib:x", [Positive("2401.00002", "B", "Its abstract.")],
+                                    "agents")
+    store.marks.mark_seen([day[8].id], topic="agents")
+    kinds = {e.id: e.kind for e in store.marks.training_examples("moe")}
     assert kinds == {day[0].id: "starred", day[1].id: "saved", "2401.00001": "learned",
                      day[2].id: "dismissed", day[4].id: "skipped"}
-    assert {e.id: e.kind for e in store.training_examples("agents")} == {
+    assert {e.id: e.kind for e in store.marks.training_examples("agents")} == {
         day[5].id: "starred", day[6].id: "saved", "2401.00002": "learned",
         day[3].id: "dismissed", day[8].id: "skipped"}
-    assert next(e for e in store.training_examples("moe") if e.id == day[0].id).title == (
+    assert next(e for e in store.marks.training_examples("moe") if e.id == day[0].id).title == (
         day[0].title)
-    store.set_dismissed(day[2].id, "moe", False)
-    assert day[2].id not in {e.id for e in store.training_examples("moe")}
+    store.marks.set_dismissed(day[2].id, "moe", False)
+    assert day[2].id not in {e.id for e in store.marks.training_examples("moe")}
 
 
 def test_stars_lift_similar_papers_and_the_reason_names_the_star(store, day, topic):
     before = {s.paper_id: s for s in rank_locally(store, day, topic, day=DAY)}
     starred = [by_title(day, "MoBiQuant"), by_title(day, "QuantVLA")]
     for pid in starred:
-        store.set_starred(pid, True, topic=topic.name)
+        store.marks.set_starred(pid, True, topic=topic.name)
     start = time.perf_counter()
     after = {s.paper_id: s for s in rank_locally(store, day, topic, day=DAY)}
     assert time.perf_counter() - start < 2.0  # embeddings cached: only retraining
@@ -89,13 +91,13 @@ def test_stars_lift_similar_papers_and_the_reason_names_the_star(store, day, top
 def test_not_interested_lowers_a_paper_for_that_topic_only(store, day, topic):
     pid = by_title(day, "Elimination-compensation pruning")
     before = {s.paper_id: s for s in rank_locally(store, day, topic, day=DAY)}
-    store.set_starred(by_title(day, "MoBiQuant"), True, topic=topic.name)
+    store.marks.set_starred(by_title(day, "MoBiQuant"), True, topic=topic.name)
     starred = {s.paper_id: s for s in rank_locally(store, day, topic, day=DAY)}
-    store.set_dismissed(pid, topic.name, True)
+    store.marks.set_dismissed(pid, topic.name, True)
     dismissed = {s.paper_id: s for s in rank_locally(store, day, topic, day=DAY)}
     assert dismissed[pid].fine < starred[pid].fine
-    store.set_dismissed(pid, topic.name, False)
-    store.set_dismissed(pid, "agents", True)
+    store.marks.set_dismissed(pid, topic.name, False)
+    store.marks.set_dismissed(pid, "agents", True)
     assert {s.paper_id: s for s in rank_locally(store, day, topic, day=DAY)}[pid].fine == (
         pytest.approx(starred[pid].fine))
     assert before[pid].relevance >= 7  # a strong keyword match to begin with

@@ -26,12 +26,12 @@ def paper(pid: str, title: str, abstract: str = "An abstract.", authors=("Ada Lo
 def library(isolated_home):  # type: ignore[no-untyped-def]
     """Two announcement days in the cache, as two mornings of use would leave them."""
     store = Store.open(isolated_home.db)
-    store.save_day(FEED_KEY, date(2026, 3, 2), [
+    store.papers.save_day(FEED_KEY, date(2026, 3, 2), [
         paper("2603.00001", "Sparse mixture of experts at scale",
               "We route tokens to experts with a learned gate.", ("Grace Hopper", "Alan Turing")),
         paper("2603.00002", "Diffusion models for protein design"),
     ], source="rss")
-    store.save_day(FEED_KEY, date(2026, 3, 3), [
+    store.papers.save_day(FEED_KEY, date(2026, 3, 3), [
         paper("2603.00101", "Quantization of transformers",
               "Post-training quantization for large language models."),
         paper("2603.00102", "Expert routing without load balancing losses",
@@ -114,10 +114,10 @@ def test_search_odd_queries_give_a_line_not_a_traceback(cli, library):
 
 def test_search_finds_papers_saved_after_the_index_was_built(cli, library, isolated_home):
     store = Store.open(isolated_home.db)
-    store.save_day(FEED_KEY, date(2026, 3, 4), [paper("2603.00201", "Zebrafish imaging")],
-                   source="rss")
-    store.save_day(FEED_KEY, date(2026, 3, 4), [paper("2603.00201", "Zebrafish tracking")],
-                   source="rss")
+    store.papers.save_day(FEED_KEY, date(2026, 3, 4), [paper("2603.00201", "Zebrafish imaging")],
+                          source="rss")
+    store.papers.save_day(FEED_KEY, date(2026, 3, 4), [paper("2603.00201", "Zebrafish tracking")],
+                          source="rss")
     store.close()
     rows = json.loads(cli("search", "zebrafish", "--json").stdout)
     assert [(r["id"], r["title"]) for r in rows] == [("2603.00201", "Zebrafish tracking")]
@@ -168,8 +168,8 @@ def test_library_export_import_round_trip_to_a_fresh_cache(cli, library, tmp_pat
     assert "{2603.00001}" in starred.stdout
     store = Store.open(tmp_path / "other-machine" / "paperterm.sqlite3")
     try:  # the star still teaches the topic it was given under
-        assert {e.id for e in store.training_examples("agents")} == {"2603.00001"}
-        assert store.training_examples("moe") == []
+        assert {e.id for e in store.marks.training_examples("agents")} == {"2603.00001"}
+        assert store.marks.training_examples("moe") == []
     finally:
         store.close()
     assert "2026-03-03" in cli("search", "baseline").stdout

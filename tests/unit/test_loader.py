@@ -188,7 +188,7 @@ def test_network_down_without_cache_falls_back_to_sample(store, monkeypatch):
     _one_line(day.notices)
     assert "unreachable" in day.notices[0] and "sample" in day.notices[0]
     # a failed fetch is not remembered as "fetched today"
-    assert store.fetch_record("cs.AI+cs.LG", MONDAY) is None
+    assert store.papers.fetch_record("cs.AI+cs.LG", MONDAY) is None
 
 
 def test_server_answering_garbage_falls_back(fake_arxiv, store, monkeypatch):

@@ -50,11 +50,11 @@ def _rankings(tmp_path: Path) -> dict[str, list[list[object]]]:
                                                     keywords_only=True))
     store = Store.open(tmp_path / "db.sqlite3")
     try:
-        store.save_day("cs.AI+cs.LG", date(2026, 3, 2), papers, source="rss")
+        store.papers.save_day("cs.AI+cs.LG", date(2026, 3, 2), papers, source="rss")
         out["blend/moe"] = _rows(rank_locally(store, papers, moe, day=KEY) or [])
         for p in (papers[3], papers[11], papers[60]):
-            store.set_starred(p.id, True, topic=moe.name)
-        store.set_dismissed(papers[5].id, moe.name, True)
+            store.marks.set_starred(p.id, True, topic=moe.name)
+        store.marks.set_dismissed(papers[5].id, moe.name, True)
         out["blend/moe+learned"] = _rows(rank_locally(store, papers, moe, day=KEY) or [])
         out["blend/moe+learned+follow"] = _rows(
             rank_locally(store, papers, followed, day=KEY) or [])

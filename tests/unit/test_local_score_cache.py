@@ -33,19 +33,19 @@ def test_the_cache_keeps_the_newest_rankings_of_a_day_and_topic(tmp_path):
     store = Store.open(tmp_path / "paperterm.sqlite3")
     try:
         row = [("2602.00001", 1, 5, "matched: x (title)", 0.4)]
-        store.save_local_scores("2026-02-25 rss", "moe", "bm25-3", "fp", row)
-        store.save_local_scores("2026-02-26 rss", "moe", "blend-1/old", "fp", row)
+        store.scores.save_local_scores("2026-02-25 rss", "moe", "bm25-3", "fp", row)
+        store.scores.save_local_scores("2026-02-26 rss", "moe", "blend-1/old", "fp", row)
         for n in range(KEEP_PER_DAY_TOPIC + 3):
-            store.save_local_scores("2026-02-25 rss", "moe", f"blend-1/{n}", "fp", row)
-        store.save_local_scores("2026-02-25 rss", "agents", "bm25-3", "fp", row)
+            store.scores.save_local_scores("2026-02-25 rss", "moe", f"blend-1/{n}", "fp", row)
+        store.scores.save_local_scores("2026-02-25 rss", "agents", "bm25-3", "fp", row)
         kept = {(r[0], r[1], r[2]) for r in store.conn.execute(
             "SELECT day_key, topic_fp, scorer_version FROM local_scores")}
         newest = {("2026-02-25 rss", "moe", f"blend-1/{n}")
                   for n in range(3, KEEP_PER_DAY_TOPIC + 3)}
         assert kept == newest | {("2026-02-26 rss", "moe", "blend-1/old"),
                                  ("2026-02-25 rss", "agents", "bm25-3")}
-        assert store.local_scores("2026-02-25 rss", "moe", "blend-1/6", "fp") == row
-        store.save_local_scores("2026-02-25 rss", "moe", "blend-1/3", "fp", row)  # again
-        assert store.local_scores("2026-02-25 rss", "moe", "blend-1/3", "fp") == row
+        assert store.scores.local_scores("2026-02-25 rss", "moe", "blend-1/6", "fp") == row
+        store.scores.save_local_scores("2026-02-25 rss", "moe", "blend-1/3", "fp", row)  # again
+        assert store.scores.local_scores("2026-02-25 rss", "moe", "blend-1/3", "fp") == row
     finally:
         store.close()

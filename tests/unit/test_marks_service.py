@@ -21,7 +21,7 @@ DAY = "2026-02-25"
 @pytest.fixture
 def store(db, day):
     s = Store.open(db)
-    s.save_day("cs.LG+cs.AI", None, day, source="test")
+    s.papers.save_day("cs.LG+cs.AI", None, day, source="test")
     yield s
     s.close()
 
@@ -39,7 +39,7 @@ def marks(store, published):
 
 
 def kinds(store: Store, topic: str) -> dict[str, str]:
-    return {e.id: e.kind for e in store.training_examples(topic)}
+    return {e.id: e.kind for e in store.marks.training_examples(topic)}
 
 
 def test_a_star_is_published_kept_for_every_topic_and_teaches_its_own(store, marks, published,
@@ -47,11 +47,11 @@ def test_a_star_is_published_kept_for_every_topic_and_teaches_its_own(store, mar
     a, b = day[0].id, day[1].id
     assert marks.star([a, b]) == [MarkChange((a, b), "starred", True)]
     assert published == [MarkChange((a, b), "starred", True)]
-    assert store.starred_ids() == {a, b}  # one reading list
+    assert store.marks.starred_ids() == {a, b}  # one reading list
     assert kinds(store, "moe") == {a: "starred", b: "starred"}
     assert kinds(store, "agents") == {}
     assert marks.toggle_star([a]) == [MarkChange((a,), "starred", False)]
-    assert store.starred_ids() == {b}
+    assert store.marks.starred_ids() == {b}
     assert marks.marks([a, b]) == {a: PaperMarks(), b: PaperMarks(starred=True)}
 
 
@@ -75,7 +75,7 @@ def test_undo_a_star_says_what_it_undid_and_publishes_the_reverse(store, marks, 
     assert said.startswith(f"Undid: starred {pid} (")
     assert day[0].title.split()[0] in said
     assert published == [MarkChange((pid,), "starred", False)]
-    assert store.starred_ids() == set()
+    assert store.marks.starred_ids() == set()
     assert marks.undo() is None  # nothing more to undo
 
 
@@ -86,7 +86,7 @@ def test_undo_an_unstar_gives_the_star_back_under_its_topic(store, marks, day):
     marks.unstar([pid])
     said = marks.undo()
     assert said is not None and said.startswith(f"Undid: unstarred {pid} (")
-    assert store.starred_ids() == {pid}
+    assert store.marks.starred_ids() == {pid}
     assert kinds(store, "moe") == {pid: "starred"}  # still teaches moe, not agents
     assert kinds(store, "agents") == {}
 
@@ -95,16 +95,16 @@ def test_undo_not_interested_and_bulk_seen(store, marks, published, day):
     a, b, c = (p.id for p in day[:3])
     marks.mark_seen([a])  # already seen before the bulk mark: stays seen
     marks.set_dismissed([c], True)
-    assert store.dismissed_ids("moe") == {c}
+    assert store.marks.dismissed_ids("moe") == {c}
     marks.mark_seen([a, b, c], undoable=True)
     published.clear()
     assert marks.undo() == "Undid: marked 2 papers seen"
     assert published == [MarkChange((b, c), "seen", False)]
-    states = store.states([a, b, c])
+    states = store.marks.states([a, b, c])
     assert states[a].seen and not states[b].seen and not states[c].seen
     said = marks.undo()
     assert said is not None and said.startswith(f"Undid: not interested (moe) in {c}")
-    assert store.dismissed_ids("moe") == set()
+    assert store.marks.dismissed_ids("moe") == set()
     assert published[-1] == MarkChange((c,), "dismissed", False)
 
 
@@ -112,9 +112,9 @@ def test_undo_interested_again(store, marks, day):
     pid = day[2].id
     marks.toggle_dismissed([pid])
     marks.toggle_dismissed([pid])
-    assert store.dismissed_ids("moe") == set()
+    assert store.marks.dismissed_ids("moe") == set()
     assert marks.undo() is not None
-    assert store.dismissed_ids("moe") == {pid}
+    assert store.marks.dismissed_ids("moe") == {pid}
 
 
 def test_notes_and_tags_are_published_as_stored(store, marks, published, day):
@@ -123,8 +123,8 @@ def test_notes_and_tags_are_published_as_stored(store, marks, published, day):
     marks.set_tags(pid, ["Reading Group", "moe", "moe", " "])
     assert published == [MarkChange((pid,), "note", "first line\nsecond"),
                          MarkChange((pid,), "tags", ("moe", "reading-group"))]
-    assert store.note(pid) == "first line\nsecond"
-    assert store.tags([pid]) == {pid: ["moe", "reading-group"]}
+    assert store.marks.note(pid) == "first line\nsecond"
+    assert store.marks.tags([pid]) == {pid: ["moe", "reading-group"]}
 
 
 def test_saved_one_by_one_teaches_the_topic_a_bulk_save_none(store, marks, published, day,
@@ -133,7 +133,7 @@ def test_saved_one_by_one_teaches_the_topic_a_bulk_save_none(store, marks, publi
     marks.mark_saved([(a, "keya")], tmp_path / "refs.bib")
     marks.mark_saved([(b, "keyb")], tmp_path / "refs.bib", one_by_one=False)
     assert published == [MarkChange((a,), "saved", True), MarkChange((b,), "saved", True)]
-    states = store.states([a, b])
+    states = store.marks.states([a, b])
     assert states[a].saved and states[b].saved
     assert kinds(store, "moe") == {a: "saved"}
 
@@ -145,9 +145,9 @@ def test_reload_publishes_what_another_process_changed(store, marks, published, 
     published.clear()
     other = Store.open(db)  # another process's connection
     try:
-        other.set_starred(a, False)
-        other.set_starred(b, True, topic="moe")
-        other.set_note(c, "from the CLI")
+        other.marks.set_starred(a, False)
+        other.marks.set_starred(b, True, topic="moe")
+        other.marks.set_note(c, "from the CLI")
     finally:
         other.close()
     assert marks.reload([a, b, c]) == published == [
@@ -167,7 +167,7 @@ def test_writes_go_through_the_given_writer(store, day):
     service.star([day[0].id])
     service.mark_seen([day[1].id])
     assert [w.split(" (")[0] for w in done] == [f"the star of {day[0].id}", "the seen marks"]
-    assert store.starred_ids() == {day[0].id}
+    assert store.marks.starred_ids() == {day[0].id}
 
 
 def test_stars_under_moe_leave_the_agents_ranking_alone(store, marks, day):
@@ -202,10 +202,10 @@ def test_marks_from_before_topics_are_kept_but_teach_no_topic(tmp_path, day):
     conn.close()
     s = Store.open(path)
     try:
-        s.save_day("cs.LG+cs.AI", None, day, source="test")
-        assert s.starred_ids() == {a}
-        assert s.states([b])[b].saved
-        assert [p.id for p in s.positives("bib:x")] == ["2401.00001"]
+        s.papers.save_day("cs.LG+cs.AI", None, day, source="test")
+        assert s.marks.starred_ids() == {a}
+        assert s.marks.states([b])[b].saved
+        assert [p.id for p in s.library.positives("bib:x")] == ["2401.00001"]
         assert kinds(s, "moe") == kinds(s, "agents") == {}
     finally:
         s.close()

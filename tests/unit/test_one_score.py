@@ -34,14 +34,14 @@ PAPERS = [paper("2603.00001", "Sparse mixture of experts routing"),
 
 
 def cache_score(store: Store, pid: str, model: str, relevance: int) -> None:
-    store.save_scores([ScoreRow(pid, 1, relevance, 4, f"{model} says {relevance}")],
-                      topic_fp=TOPIC.fingerprint, model=model, prompt_version=PROMPT_VERSION,
-                      n_papers=1, prompt_tokens=10, completion_tokens=5, cost=0.0)
+    store.scores.save_scores([ScoreRow(pid, 1, relevance, 4, f"{model} says {relevance}")],
+                             topic_fp=TOPIC.fingerprint, model=model, prompt_version=PROMPT_VERSION,
+                             n_papers=1, prompt_tokens=10, completion_tokens=5, cost=0.0)
 
 
 def filled_store(path) -> Store:  # type: ignore[no-untyped-def]
     store = Store.open(path)
-    store.save_day(FEED_KEY, date(2026, 3, 2), PAPERS, source="rss")
+    store.papers.save_day(FEED_KEY, date(2026, 3, 2), PAPERS, source="rss")
     cache_score(store, "2603.00002", "new/model", 9)
     time.sleep(0.01)  # later: the newest cached score is the other model's
     cache_score(store, "2603.00002", "old/model", 5)

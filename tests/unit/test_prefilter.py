@@ -160,7 +160,7 @@ def test_followed_authors_and_papers_like_stars_are_sent_too(cli, llm, day, topi
     cli("score", "--feed", str(FEED), "--scorer", "local")  # caches the day
     store = Store.open(isolated_home.db)
     try:
-        store.replace_positives("bib:/refs.bib", [StoredPositive(
+        store.library.replace_positives("bib:/refs.bib", [StoredPositive(
             "2101.00002", like_star.title, like_star.abstract)], "moe")
     finally:
         store.close()
@@ -217,14 +217,14 @@ def test_stars_saves_and_learned_papers_are_the_positives(cli, isolated_home, da
     cli("score", "--feed", str(FEED), "--scorer", "local")  # caches the day's papers
     store = Store.open(isolated_home.db)
     try:
-        store.set_starred(day[3].id, True, topic="moe")
-        store.mark_saved([(day[5].id, "key5")], isolated_home.home / "refs.bib", topic="moe")
-        store.replace_positives("bib:/refs.bib", [StoredPositive("2101.00003", "A title", "")],
-                                "moe")
-        store.set_starred(day[4].id, True, topic="agents")  # another topic's: not a positive
-        store.mark_saved([(day[6].id, "key6")], isolated_home.home / "refs.bib")  # in bulk
-        store.replace_positives("bib:/refs.bib", [StoredPositive("2101.00004", "B", "")],
-                                "agents")
+        store.marks.set_starred(day[3].id, True, topic="moe")
+        store.marks.mark_saved([(day[5].id, "key5")], isolated_home.home / "refs.bib", topic="moe")
+        store.library.replace_positives(
+            "bib:/refs.bib", [StoredPositive("2101.00003", "A title", "")], "moe")
+        store.marks.set_starred(day[4].id, True, topic="agents")  # another topic's: not a positive
+        store.marks.mark_saved([(day[6].id, "key6")], isolated_home.home / "refs.bib")  # in bulk
+        store.library.replace_positives("bib:/refs.bib", [StoredPositive("2101.00004", "B", "")],
+                                        "agents")
         got = {q.id: q for q in stored_positives(store, "moe")}
     finally:
         store.close()

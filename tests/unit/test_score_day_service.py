@@ -14,6 +14,7 @@ from paperterm.scoring.prefilter import NOT_SENT
 from paperterm.scoring.provider import import_litellm
 from paperterm.services import scoring as service
 from paperterm.sources.feeds import parse_feed
+from paperterm.store import opener
 from paperterm.topics import resolve_topic
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,7 +47,7 @@ def test_prefilter_run_and_savings_arrive_as_events_one_score_per_paper(
         llm, day, topic, tmp_path):
     events: list[service.ScoringEvent] = []
     summary = service.score_day(day, topic, make(llm, prefilter=0.25),
-                                db_path=tmp_path / "db.sqlite3", on_event=events.append,
+                                open_store=opener(tmp_path / "db.sqlite3"), on_event=events.append,
                                 day="2026-02-25", whole_day=("2026-02-25", day))
     assert summary is not None and events[-1] == service.ScoringFinished(summary)
     first = events[0]
@@ -67,7 +68,7 @@ def test_a_failed_run_is_one_event_not_an_exception(monkeypatch, day, topic, tmp
     events: list[service.ScoringEvent] = []
     with FakeLLM(Behaviour(status=401, error_message="bad key")) as server:
         summary = service.score_day(day[:5], topic, make(server), on_event=events.append,
-                                    db_path=tmp_path / "db.sqlite3")
+                                    open_store=opener(tmp_path / "db.sqlite3"))
     assert summary is None
     failed = [e for e in events if isinstance(e, service.ScoringFailed)]
     assert len(failed) == 1 and failed[0].error
@@ -78,7 +79,8 @@ def test_without_a_model_the_day_is_ranked_locally(day, topic, tmp_path):
     from paperterm.scoring.types import ScoringSettings
 
     events: list[service.ScoringEvent] = []
-    summary = service.score_day(day, topic, ScoringSettings(), db_path=tmp_path / "db.sqlite3",
+    summary = service.score_day(day, topic, ScoringSettings(),
+                                open_store=opener(tmp_path / "db.sqlite3"),
                                 on_event=events.append, whole_day=("2026-02-25", day))
     assert summary is not None and summary.model == "local" and summary.scored == len(day)
     (arrived,) = [e for e in events if isinstance(e, service.ScoresArrived)]

@@ -154,7 +154,7 @@ async def test_paper_never_answered_ends_unscored_and_is_not_cached(llm, day, to
     assert s.status == "unscored" and s.relevance is None
     assert "missing from the reply" in s.error
     store = Store(db)
-    cached = cached_scores(store, papers, topic, make(llm))
+    cached = cached_scores(store.scores, papers, topic, make(llm))
     store.close()
     assert set(cached) == {p.id for p in papers} - {stubborn}
     # the next run asks about that paper only

@@ -164,7 +164,7 @@ async def test_auth_failure_keeps_scores_already_obtained(llm, day, topic, db):
         await run(papers, topic, make(llm, concurrency=1), db, c)
     assert llm.count == 2
     store = Store(db)
-    cached = cached_scores(store, papers, topic, make(llm))
+    cached = cached_scores(store.scores, papers, topic, make(llm))
     store.close()
     assert set(cached) == {p.id for p in papers[:5]}
     assert [c.by_id[p.id].status for p in papers] == ["scored"] * 5 + ["unscored"] * 5

@@ -21,7 +21,7 @@ from paperterm.scoring.provider import aclose_llm_clients
 from paperterm.scoring.run import run_task, score_papers
 from paperterm.scoring.task import Parsed, ScoringTask, Task, TaskKey
 from paperterm.sources.feeds import parse_feed
-from paperterm.store import ScoreRow, Store
+from paperterm.store import ScoreRow, Store, opener
 from paperterm.topics import resolve_topic
 
 FEED = Path(__file__).resolve().parents[2] / "examples" / "arxiv-2026-02-25.xml"
@@ -173,14 +173,14 @@ async def test_a_second_task_runs_through_the_engine_with_its_own_cache_key(
             settings = ScoringSettings(model="openai/gpt-4o-mini", api_base=llm.url,
                                        batch_size=5, concurrency=1, timeout=10)
             # 1. the scoring task fills the cache for these papers
-            first = await score_papers(papers, topic, settings, db_path=db)
+            first = await score_papers(papers, topic, settings, open_store=opener(db))
             assert (first.scored, llm.count) == (6, 2)
 
             # 2. the second task is not answered from the scores: it asks, and its own
             # results come back (one id left out of the first reply is asked again)
             llm.push(Behaviour(edit=lambda e: summaries(e)[1:]))
             llm.default = Behaviour(edit=summaries)
-            done = await run_task(summary_task, papers, settings, db_path=db,
+            done = await run_task(summary_task, papers, settings, open_store=opener(db),
                                   on_results=lines.extend)
             asked = llm.requests[2:]
             assert len(asked) == 3 and llm.ids_of(asked[1]) == [papers[0].id]
@@ -192,9 +192,9 @@ async def test_a_second_task_runs_through_the_engine_with_its_own_cache_key(
             # 3. both run again from the cache, each with its own results, no request
             before = llm.count
             lines.clear()
-            again = await run_task(summary_task, papers, settings, db_path=db,
+            again = await run_task(summary_task, papers, settings, open_store=opener(db),
                                    on_results=lines.extend)
-            rescored = await score_papers(papers, topic, settings, db_path=db,
+            rescored = await score_papers(papers, topic, settings, open_store=opener(db),
                                           on_scores=scores.extend)
             assert llm.count == before
     finally:
@@ -211,6 +211,6 @@ async def test_a_second_task_runs_through_the_engine_with_its_own_cache_key(
     store = Store(db)
     try:
         assert all(s.reason.startswith("fake reason")
-                   for s in cached_scores(store, papers, topic, settings).values())
+                   for s in cached_scores(store.scores, papers, topic, settings).values())
     finally:
         store.close()

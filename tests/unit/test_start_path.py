@@ -56,8 +56,8 @@ def test_a_day_due_for_a_refetch_shows_at_once_while_it_is_fetched(isolated_home
     papers = parse_feed(feed.read_bytes()).papers
     monkeypatch.setenv("PAPERTERM_TODAY", "2026-02-26")
     store = Store.open(isolated_home.db)
-    store.save_day("cs.AI+cs.LG", date(2026, 2, 25), papers, source="rss",
-                   fetched_for=date(2026, 2, 26))
+    store.papers.save_day("cs.AI+cs.LG", date(2026, 2, 25), papers, source="rss",
+                          fetched_for=date(2026, 2, 26))
     store.close()
     monkeypatch.setattr(calendar, "STALE_RETRY_SECONDS", 0)  # a re-fetch is due
 

@@ -69,11 +69,11 @@ def test_migration_v1_to_v2_keeps_data(tmp_path):
     assert s.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     tables = {r[0] for r in s.conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     assert {"scores", "score_requests", "papers", "user_state"} <= tables
-    papers = s.day_papers("cs.AI+cs.LG", date(2026, 1, 5))
+    papers = s.papers.day_papers("cs.AI+cs.LG", date(2026, 1, 5))
     assert [(p.id, p.version, p.title, p.authors) for p in papers] == [
         ("2601.00001", 2, "Old title", ("A",))
     ]
-    assert s.starred_ids() == {"2601.00001"}
+    assert s.marks.starred_ids() == {"2601.00001"}
     s.close()
 
 
@@ -88,14 +88,14 @@ def test_save_and_load_day_round_trips_every_field(tmp_path):
         _paper("2603.00003", 1, authors=('O"Brien, J. ], [x', "Ünal \\ Çelik", "[]")),
     ]
     s = Store.open(tmp_path / "p.sqlite3")
-    s.save_day("cs.AI+cs.LG", DAY, papers, source="rss", fetched_for=DAY)
-    assert s.day_papers("cs.AI+cs.LG", DAY) == papers
-    assert s.latest_day("cs.AI+cs.LG") == DAY
-    assert s.fetch_record("cs.AI+cs.LG", DAY)["day"] == DAY.isoformat()
-    assert s.day_papers("cs.LG", DAY) == []
+    s.papers.save_day("cs.AI+cs.LG", DAY, papers, source="rss", fetched_for=DAY)
+    assert s.papers.day_papers("cs.AI+cs.LG", DAY) == papers
+    assert s.papers.latest_day("cs.AI+cs.LG") == DAY
+    assert s.papers.fetch_record("cs.AI+cs.LG", DAY)["day"] == DAY.isoformat()
+    assert s.papers.day_papers("cs.LG", DAY) == []
     s.close()
     s = Store.open(tmp_path / "p.sqlite3")  # survives reopening
-    assert s.day_papers("cs.AI+cs.LG", DAY) == papers
+    assert s.papers.day_papers("cs.AI+cs.LG", DAY) == papers
     s.close()
 
 
@@ -110,8 +110,8 @@ def test_text_is_cleaned_when_papers_enter_the_store(tmp_path):
         doi="10.5555/x\u2066", journal_ref=f"{esc}[0m", comment="9 pages\x07",
     )
     s = Store.open(tmp_path / "p.sqlite3")
-    s.save_day("cs.LG", DAY, [dirty], source="feed")
-    (p,) = s.day_papers("cs.LG", DAY)
+    s.papers.save_day("cs.LG", DAY, [dirty], source="feed")
+    (p,) = s.papers.day_papers("cs.LG", DAY)
     s.close()
     assert p.title == "Red title with bidi"
     assert p.authors == ("Jane Doe", "John Roe")
@@ -130,8 +130,8 @@ def test_a_dirty_feed_item_is_clean_in_the_store(tmp_path):
                           "whose author list")
     parsed = parse_feed(dirty.encode("utf-8"))
     s = Store.open(tmp_path / "p.sqlite3")
-    s.save_day("cs.AI+cs.LG", DAY, parsed.papers, source="feed")
-    stored = {p.id: p for p in s.day_papers("cs.AI+cs.LG", DAY)}
+    s.papers.save_day("cs.AI+cs.LG", DAY, parsed.papers, source="feed")
+    stored = {p.id: p for p in s.papers.day_papers("cs.AI+cs.LG", DAY)}
     s.close()
     clean = {p.id: p for p in parse_feed(feed.encode("utf-8")).papers}
     assert stored["2603.00001"] == clean["2603.00001"]
@@ -142,8 +142,8 @@ def test_a_dirty_feed_item_is_clean_in_the_store(tmp_path):
 def test_real_day_round_trips(tmp_path):
     parsed = parse_feed((FEEDS / "rss-2026-03-02.xml").read_bytes())
     s = Store.open(tmp_path / "p.sqlite3")
-    s.save_day("cs.AI+cs.LG", parsed.day, parsed.papers, source="rss")
-    assert s.day_papers("cs.AI+cs.LG", parsed.day) == parsed.papers
+    s.papers.save_day("cs.AI+cs.LG", parsed.day, parsed.papers, source="rss")
+    assert s.papers.day_papers("cs.AI+cs.LG", parsed.day) == parsed.papers
     s.close()
 
 
@@ -151,60 +151,60 @@ def test_every_version_is_kept(tmp_path):
     s = Store.open(tmp_path / "p.sqlite3")
     v1 = _paper(version=1, title="First title")
     v2 = _paper(version=2, title="Revised title", announce_type="replace")
-    s.save_day("cs.LG", date(2026, 3, 2), [v1], source="rss")
-    s.save_day("cs.LG", DAY, [v2], source="rss")
+    s.papers.save_day("cs.LG", date(2026, 3, 2), [v1], source="rss")
+    s.papers.save_day("cs.LG", DAY, [v2], source="rss")
     rows = s.conn.execute(
         "SELECT version, title FROM papers WHERE id=? ORDER BY version", (v1.id,)
     ).fetchall()
     assert [tuple(r) for r in rows] == [(1, "First title"), (2, "Revised title")]
-    assert s.day_papers("cs.LG", date(2026, 3, 2)) == [v1]
-    assert s.day_papers("cs.LG", DAY) == [v2]
-    assert s.paper_count() == 2
-    assert s.latest_day("cs.LG") == DAY
-    assert s.latest_day("cs.LG", before=date(2026, 3, 2)) == date(2026, 3, 2)
+    assert s.papers.day_papers("cs.LG", date(2026, 3, 2)) == [v1]
+    assert s.papers.day_papers("cs.LG", DAY) == [v2]
+    assert s.papers.paper_count() == 2
+    assert s.papers.latest_day("cs.LG") == DAY
+    assert s.papers.latest_day("cs.LG", before=date(2026, 3, 2)) == date(2026, 3, 2)
     s.close()
 
 
 def test_resaving_a_day_replaces_its_list_and_keeps_known_doi(tmp_path):
     s = Store.open(tmp_path / "p.sqlite3")
     a, b = _paper("2603.00001", doi="10.5555/a"), _paper("2603.00002")
-    s.save_day("cs.LG", DAY, [a, b], source="rss")
-    s.save_day("cs.LG", DAY, [replace(a, doi=None)], source="rss")
-    assert s.day_papers("cs.LG", DAY) == [a]  # the DOI seen before is not forgotten
+    s.papers.save_day("cs.LG", DAY, [a, b], source="rss")
+    s.papers.save_day("cs.LG", DAY, [replace(a, doi=None)], source="rss")
+    assert s.papers.day_papers("cs.LG", DAY) == [a]  # the DOI seen before is not forgotten
     s.close()
 
 
 def test_user_state(tmp_path):
     s = Store.open(tmp_path / "p.sqlite3")
     ids = ["2603.00001", "2603.00002", "2603.00003"]
-    assert s.states(ids) == {}
-    s.mark_seen(ids[:2])
+    assert s.marks.states(ids) == {}
+    s.marks.mark_seen(ids[:2])
     first_seen = s.conn.execute("SELECT seen_at FROM user_state WHERE id=?", (ids[0],)).fetchone()
-    s.mark_seen(ids[:1])  # seeing again keeps the first time
+    s.marks.mark_seen(ids[:1])  # seeing again keeps the first time
     again = s.conn.execute("SELECT seen_at FROM user_state WHERE id=?", (ids[0],)).fetchone()
     assert first_seen[0] == again[0]
-    s.set_starred(ids[1], True)
-    s.set_starred(ids[2], True)
-    s.set_starred(ids[2], False)
-    s.mark_saved([(ids[0], "doe2026affiliations")], tmp_path / "refs.bib")
-    states = s.states(ids)
+    s.marks.set_starred(ids[1], True)
+    s.marks.set_starred(ids[2], True)
+    s.marks.set_starred(ids[2], False)
+    s.marks.mark_saved([(ids[0], "doe2026affiliations")], tmp_path / "refs.bib")
+    states = s.marks.states(ids)
     assert states[ids[0]].seen and not states[ids[0]].starred and states[ids[0]].saved
     assert states[ids[0]].bib_key == "doe2026affiliations"
     assert states[ids[1]].seen and states[ids[1]].starred and not states[ids[1]].saved
     assert not states[ids[2]].seen and not states[ids[2]].starred
-    assert s.starred_ids() == {ids[1]}
+    assert s.marks.starred_ids() == {ids[1]}
     s.close()
     s = Store.open(tmp_path / "p.sqlite3")
-    assert s.starred_ids() == {ids[1]}
-    assert s.states([ids[0]])[ids[0]].saved
+    assert s.marks.starred_ids() == {ids[1]}
+    assert s.marks.states([ids[0]])[ids[0]].saved
     s.close()
 
 
 def test_many_states_at_once(tmp_path):
     s = Store.open(tmp_path / "p.sqlite3")
     ids = [f"2603.{i:05d}" for i in range(1200)]
-    s.mark_seen(ids)
-    assert len(s.states(ids)) == 1200
+    s.marks.mark_seen(ids)
+    assert len(s.marks.states(ids)) == 1200
     s.close()
 
 
@@ -219,8 +219,8 @@ def _assert_moved_aside(path: Path, original: bytes, s: Store) -> None:
     assert s.notice is not None
     assert str(copies[0]) in s.notice
     assert s.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
-    s.save_day("cs.LG", DAY, [_paper()], source="rss")  # the fresh database works
-    assert s.day_papers("cs.LG", DAY) == [_paper()]
+    s.papers.save_day("cs.LG", DAY, [_paper()], source="rss")  # the fresh database works
+    assert s.papers.day_papers("cs.LG", DAY) == [_paper()]
 
 
 def test_corrupt_file_is_moved_aside(tmp_path):
@@ -283,7 +283,7 @@ def test_damaged_pages_are_detected_on_open(tmp_path):
     path = tmp_path / "p.sqlite3"
     s = Store.open(path)
     papers = [_paper(f"2603.{i:05d}", abstract="x" * 2000) for i in range(300)]
-    s.save_day("cs.LG", DAY, papers, source="rss")
+    s.papers.save_day("cs.LG", DAY, papers, source="rss")
     s.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     page = s.conn.execute("PRAGMA page_size").fetchone()[0]
     s.close()
@@ -319,13 +319,13 @@ def _statements_on_open(path, monkeypatch) -> list[str]:
 def test_integrity_scan_only_when_the_file_may_be_damaged(tmp_path, monkeypatch):
     path = tmp_path / "p.sqlite3"
     s = Store.open(path)
-    s.save_day("cs.LG", DAY, [_paper("2603.00001")], source="rss")
+    s.papers.save_day("cs.LG", DAY, [_paper("2603.00001")], source="rss")
     s.close()
     # unchanged since paperterm closed it cleanly: no full scan on start-up
     assert not any("quick_check" in q for q in _statements_on_open(path, monkeypatch))
     # a session that did not close (killed): the WAL still holds data, so scan
     crashed = Store.open(path)
-    crashed.save_day("cs.LG", DAY, [_paper("2603.00002")], source="rss")
+    crashed.papers.save_day("cs.LG", DAY, [_paper("2603.00002")], source="rss")
     assert any("quick_check" in q for q in _statements_on_open(path, monkeypatch))
     crashed.conn.close()  # the process dies: no clean close is recorded
     assert any("quick_check" in q for q in _statements_on_open(path, monkeypatch))

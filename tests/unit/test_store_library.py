@@ -30,10 +30,11 @@ def test_migration_backfills_the_index_from_papers_cached_before_it(tmp_path):
     c.execute("INSERT INTO user_state (id, starred) VALUES ('2601.00001', 1)")
     c.close()
     store = Store.open(path)
-    hits = store.search("graphene")
+    hits = store.library.search("graphene")
     assert [(h.paper.id, h.paper.version) for h in hits] == [("2601.00001", 2)]
-    assert store.search("old") == []  # only the latest version is indexed
-    assert [p.id for p, _ in store.library_papers(Selection(starred=True))] == ["2601.00001"]
+    assert store.library.search("old") == []  # only the latest version is indexed
+    starred = store.library.library_papers(Selection(starred=True))
+    assert [p.id for p, _ in starred] == ["2601.00001"]
     store.close()
 
 
@@ -49,16 +50,16 @@ def test_match_expression_never_passes_fts_syntax_through():
 
 def test_similar_papers_come_from_shared_distinctive_words(tmp_path):
     store = Store.open(tmp_path / "s.sqlite3")
-    store.save_day("f", date(2026, 3, 2), [
+    store.papers.save_day("f", date(2026, 3, 2), [
         _paper("2603.00001", "Graphene membranes for water desalination",
-               "Graphene membranes filter salt from seawater."),
+                      "Graphene membranes filter salt from seawater."),
         _paper("2603.00002", "Desalination with porous graphene",
-               "Porous graphene membranes and seawater."),
+                      "Porous graphene membranes and seawater."),
         _paper("2603.00003", "Language models as agents", "Agents plan with tools."),
         _paper("2603.00004", "Agents that browse", "Tools and language models."),
     ], source="rss")
-    hits = store.similar("2603.00001")
+    hits = store.library.similar("2603.00001")
     assert [h.paper.id for h in hits][:1] == ["2603.00002"]
     assert "2603.00001" not in [h.paper.id for h in hits]
-    assert store.similar("2609.99999") == []
+    assert store.library.similar("2609.99999") == []
     store.close()

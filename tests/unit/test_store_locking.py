@@ -23,7 +23,7 @@ def broken_copies(path: Path) -> list[Path]:
 
 def make_store(path: Path) -> None:
     store = Store.open(path)
-    store.set_starred("2602.20191", True)
+    store.marks.set_starred("2602.20191", True)
     store.close()
 
 
@@ -51,7 +51,7 @@ def test_a_long_held_lock_fails_with_one_line_and_keeps_the_file(
     assert "locked" in message and "\n" not in message
     assert not broken_copies(path)
     store = Store.open(path)  # the user's data is all still there
-    assert store.starred_ids() == {"2602.20191"} and store.notice is None
+    assert store.marks.starred_ids() == {"2602.20191"} and store.notice is None
     store.close()
 
 

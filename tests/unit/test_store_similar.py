@@ -34,11 +34,11 @@ def test_when_every_word_is_common_only_a_few_are_used_on_the_newest_papers():
 
 def _store(tmp_path) -> Store:
     store = Store.open(tmp_path / "s.sqlite3")
-    store.save_day("f", date(2026, 3, 2), [
+    store.papers.save_day("f", date(2026, 3, 2), [
         _paper("2603.00001", "Graphene membranes for water desalination",
-               "Graphene membranes filter salt from seawater."),
+                      "Graphene membranes filter salt from seawater."),
         _paper("2603.00002", "Desalination with porous graphene",
-               "Porous graphene membranes and seawater."),
+                      "Porous graphene membranes and seawater."),
         _paper("2603.00003", "Graphene sensors", "Graphene in sensors for seawater salt."),
         _paper("2603.00004", "Agents that browse", "Tools and language models."),
     ], source="rss")
@@ -48,7 +48,7 @@ def _store(tmp_path) -> Store:
 def test_similar_ranks_when_all_words_are_common(tmp_path, monkeypatch):
     monkeypatch.setattr(sim, "COMMON", 2)  # every shared word counts as common here
     store = _store(tmp_path)
-    ids = [h.paper.id for h in store.similar("2603.00001")]
+    ids = [h.paper.id for h in store.library.similar("2603.00001")]
     assert ids and "2603.00001" not in ids and "2603.00004" not in ids
     store.close()
 
@@ -59,8 +59,8 @@ def test_cached_embeddings_re_rank_the_candidates(tmp_path):
     store = _store(tmp_path)
     assert similar_papers(store, "2603.00001")[0].paper.id == "2603.00002"  # no embeddings
     vectors = {"2603.00001": (1.0, 0.0), "2603.00002": (0.0, 1.0), "2603.00003": (0.9, 0.1)}
-    store.save_embeddings(EMBEDDING_MODEL, [(i, "fp", array("f", v).tobytes())
-                                            for i, v in vectors.items()])
+    store.scores.save_embeddings(EMBEDDING_MODEL, [(i, "fp", array("f", v).tobytes())
+                                                   for i, v in vectors.items()])
     ids = [h.paper.id for h in similar_papers(store, "2603.00001")]
     assert ids[:2] == ["2603.00003", "2603.00002"]  # by cosine; papers without one after
     store.close()
@@ -68,9 +68,9 @@ def test_cached_embeddings_re_rank_the_candidates(tmp_path):
 
 def test_embeddings_of_another_model_leave_the_index_order(tmp_path):
     store = _store(tmp_path)
-    store.save_embeddings("another-model", [(i, "fp", array("f", v).tobytes()) for i, v in
-                                            {"2603.00001": (1.0, 0.0),
-                                             "2603.00003": (1.0, 0.0)}.items()])
+    store.scores.save_embeddings("another-model", [(i, "fp", array("f", v).tobytes()) for i, v in
+                                                   {"2603.00001": (1.0, 0.0),
+                                                    "2603.00003": (1.0, 0.0)}.items()])
     assert similar_papers(store, "2603.00001")[0].paper.id == "2603.00002"
     store.close()
 
@@ -80,12 +80,12 @@ def test_a_search_matching_more_than_ranked_papers_ranks_the_newest(tmp_path, mo
 
     store = Store.open(tmp_path / "s.sqlite3")
     old = _paper("2601.00001", "Graphene graphene graphene", "Graphene graphene.")
-    store.save_day("f", date(2026, 1, 5), [old], source="rss")
+    store.papers.save_day("f", date(2026, 1, 5), [old], source="rss")
     newer = [_paper(f"2603.0000{i}", f"Graphene note {i}", "Other text.") for i in range(4)]
-    store.save_day("f", date(2026, 3, 2), newer, source="rss")
-    assert store.search("graphene")[0].paper.id == "2601.00001"  # the best match of all
+    store.papers.save_day("f", date(2026, 3, 2), newer, source="rss")
+    assert store.library.search("graphene")[0].paper.id == "2601.00001"  # the best match of all
     monkeypatch.setattr(library, "RANKED", 3)
-    hits = store.search("graphene")
+    hits = store.library.search("graphene")
     assert {h.paper.id for h in hits} == {"2603.00001", "2603.00002", "2603.00003"}
     assert [h.snippet for h in hits] == ["Other text."] * 3  # snippets of the ranked rows
     store.close()
@@ -95,12 +95,12 @@ def test_a_since_filter_keeps_the_papers_first_announced_since_that_day(tmp_path
     from paperterm.store import Selection
 
     store = Store.open(tmp_path / "s.sqlite3")
-    store.save_day("f", date(2026, 1, 5), [_paper("2601.00001", "Graphene one", "x")],
-                   source="rss")
-    store.save_day("f", date(2026, 3, 2), [_paper("2603.00001", "Graphene two", "x"),
-                                           _paper("2601.00001", "Graphene one", "x")],
-                   source="rss")  # announced again: its first day stays 01-05
-    hits = store.search("graphene", sel=Selection(since=date(2026, 2, 1)))
+    store.papers.save_day("f", date(2026, 1, 5), [_paper("2601.00001", "Graphene one", "x")],
+                          source="rss")
+    store.papers.save_day("f", date(2026, 3, 2), [_paper("2603.00001", "Graphene two", "x"),
+                                                  _paper("2601.00001", "Graphene one", "x")],
+                          source="rss")  # announced again: its first day stays 01-05
+    hits = store.library.search("graphene", sel=Selection(since=date(2026, 2, 1)))
     assert [(h.paper.id, h.day) for h in hits] == [("2603.00001", "2026-03-02")]
-    assert len(store.search("graphene", sel=Selection(since=date(2026, 1, 1)))) == 2
+    assert len(store.library.search("graphene", sel=Selection(since=date(2026, 1, 1)))) == 2
     store.close()

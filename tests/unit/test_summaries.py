@@ -21,6 +21,7 @@ from paperterm.scoring.summary import (
     tidy_summary,
 )
 from paperterm.sources.feeds import parse_feed
+from paperterm.store import opener
 
 FEED = Path(__file__).resolve().parents[2] / "examples" / "arxiv-2026-02-25.xml"
 MODEL = "openai/gpt-4o-mini"
@@ -92,21 +93,21 @@ def test_summaries_are_cached_per_paper_version_model_and_language(key, llm, tmp
     db = tmp_path / "db.sqlite3"
     settings = ScoringSettings(model=MODEL, api_base=llm.url, timeout=10)
     papers = day[:3]
-    got, run = summarize_papers(papers, settings, "English", db_path=db)
+    got, run = summarize_papers(papers, settings, "English", open_store=opener(db))
     assert {pid: s.text for pid, s in got.items()} == {
         p.id: expected_summary(p.id) for p in papers}
     assert run.requests == 1 and run.total_tokens > 0 and run.cost and run.cost > 0
     # the same again: from the cache, no request
-    again, rerun = summarize_papers(papers, settings, "english", db_path=db)
+    again, rerun = summarize_papers(papers, settings, "english", open_store=opener(db))
     assert {s.status for s in again.values()} == {"cached"} and rerun.requests == 0
     # another language, another model, a new version of one paper: asked again
-    _, other = summarize_papers(papers[:1], settings, "Deutsch", db_path=db)
+    _, other = summarize_papers(papers[:1], settings, "Deutsch", open_store=opener(db))
     assert other.requests == 1 and "Deutsch" in llm.requests[-1]["messages"][0]["content"]
     _, model2 = summarize_papers(papers[:1], replace(settings, model="openai/gpt-4o"),
-                                 "English", db_path=db)
+                                 "English", open_store=opener(db))
     assert model2.requests == 1
     newer = replace(papers[0], version=(papers[0].version or 1) + 1)
-    fresh, v2 = summarize_papers([newer], settings, "English", db_path=db)
+    fresh, v2 = summarize_papers([newer], settings, "English", open_store=opener(db))
     assert v2.requests == 1 and fresh[newer.id].status == "done"
     conn = sqlite3.connect(db)
     kinds = dict(conn.execute("SELECT prompt_version, count(*) FROM scores GROUP BY 1"))
@@ -117,7 +118,7 @@ def test_summaries_are_cached_per_paper_version_model_and_language(key, llm, tmp
 def test_summaries_go_in_small_batches(key, llm, tmp_path, day):
     settings = ScoringSettings(model=MODEL, api_base=llm.url, timeout=10, batch_size=25)
     got, run = summarize_papers(day[:12], settings, "English",
-                                db_path=tmp_path / "db.sqlite3")
+                                open_store=opener(tmp_path / "db.sqlite3"))
     assert len(got) == 12 and all(s.ok for s in got.values())
     assert run.requests == 3 and max(len(llm.ids_of(r)) for r in llm.requests) == 5
 

@@ -107,8 +107,7 @@ def _send(opts: Options, s: Session, scores: dict, model: str) -> int:
         day=s.day.label, topic=s.topic.name, model=model or "local keyword scorer",
         total=len(s.day.papers),
         picks=top_picks(s.day.papers, scores, cfg.max_papers, opts.min_relevance))
-    assert s.store is not None
-    done = deliver(message, cfg, s.store, force=opts.force)
+    done = deliver(message, cfg, s.store.deliveries, force=opts.force)
     for what in done.sent:
         print(f"sent: {what}", file=sys.stderr)
     for what in done.skipped:
@@ -142,7 +141,7 @@ def add_summaries(s: Session, opts: Options, scores: dict[str, Score],
             print(f"summaries: skipped, {out.stopped}", file=sys.stderr)
             return out
         settings = replace(settings, budget=left)
-    got, run = summarize(top, settings, language, s.db_path)
+    got, run = summarize(top, settings, language, s.open_store)
     out.texts = {pid: r.text for pid, r in got.items() if r.ok}
     out.errors = {pid: r.error or "no summary" for pid, r in got.items() if not r.ok}
     out.prompt_tokens, out.completion_tokens, out.cost = (

@@ -137,7 +137,7 @@ def check_database(report: Report) -> None:
             report.add("warn", "database", store.notice,
                        "nothing to do: a fresh cache was started; the old file was kept "
                        "under the name shown")
-        health = store.health()
+        health = store.health.health()
     except Exception as exc:
         report.add("FAIL", "database", f"{path}: {type(exc).__name__}: {exc}",
                    f"move {path} away: paperterm then starts a new cache")

@@ -33,10 +33,9 @@ def run(opts: Options) -> int:
     s = open_headless_session(opts)
     try:
         sources = chosen_sources(opts, s.config.enrich)
-        assert s.store is not None
-        outcome = enrich(s.store, s.day.papers, sources, day=s.day.day,
+        outcome = enrich(s.store.enrichment, s.day.papers, sources, day=s.day.day,
                          offline=opts.offline, force=opts.force)
-        found = load_signals(s.store, [p.id for p in s.day.papers])
+        found = load_signals(s.store.enrichment, [p.id for p in s.day.papers])
     finally:
         s.close()
     if opts.json:

@@ -46,10 +46,10 @@ def _library_selected(opts: Options) -> bool:
 
 def _from_library(opts: Options, store: Store) -> list[Paper]:
     """--ids (any cached paper) plus the cached papers --starred / --tag / --day select."""
-    papers = cached_by_ids(store, opts.ids) if opts.ids else []
+    papers = cached_by_ids(store.library, opts.ids) if opts.ids else []
     if opts.starred or opts.tag or opts.day:
         sel = Selection(starred=opts.starred, tag=opts.tag, day=opts.day)
-        chosen = [p for p, _ in store.library_papers(sel)]
+        chosen = [p for p, _ in store.library.library_papers(sel)]
         if opts.ids:  # both: the given ids that also match
             keep = {p.id for p in chosen}
             papers = [p for p in papers if p.id in keep]
@@ -64,7 +64,6 @@ def select_for_export(opts: Options, s: Session) -> tuple[list[Paper], int]:
     code of the scoring behind --min-relevance."""
     papers, code = s.day.papers, EXIT_OK
     if _library_selected(opts):
-        assert s.store is not None
         chosen = _from_library(opts, s.store)
         if _source_given(opts) and not opts.ids:
             loaded = {p.id for p in papers}
@@ -144,7 +143,6 @@ def _export(opts: Options, s: Session) -> int:
     if not papers and _library_selected(opts):
         print("note: no cached paper matches the selection; nothing to export", file=sys.stderr)
     bib = s.config.bibtex
-    assert s.store is not None
     extra = _notes_fields(s.store, papers) if opts.notes else {}
     try:
         result = export_papers(papers, target, unicode=opts.unicode or bib.unicode,
@@ -170,7 +168,7 @@ def _export(opts: Options, s: Session) -> int:
 def _notes_fields(store: Store, papers: list[Paper]) -> dict[str, dict[str, str]]:
     """`note` and `keywords` BibTeX fields from the user's notes and tags, per paper id."""
     ids = [p.id for p in papers]
-    notes, tags = store.notes(ids), store.tags(ids)
+    notes, tags = store.marks.notes(ids), store.marks.tags(ids)
     out: dict[str, dict[str, str]] = {}
     for pid in ids:
         fields = {}

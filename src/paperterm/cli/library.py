@@ -26,10 +26,10 @@ def run(opts: Options) -> int:
         print(f"note: {notice}", file=sys.stderr)
     try:
         if opts.library_action == "export":
-            records = store.library_records()
+            records = store.library.library_records()
             text = dumps(records, time.strftime("%Y-%m-%dT%H:%M:%S%z"))
         else:
-            counts = store.import_records(records, papers, days)
+            counts = store.library.import_records(records, papers, days)
     finally:
         store.close()
     if opts.library_action == "export":

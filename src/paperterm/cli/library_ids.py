@@ -5,14 +5,14 @@ from __future__ import annotations
 from paperterm.arxiv_id import bare_id
 from paperterm.cli.errors import UserError
 from paperterm.models import Paper
-from paperterm.store import Store
+from paperterm.store import Library
 
 
-def cached_by_ids(store: Store, given: list[str]) -> list[Paper]:
+def cached_by_ids(library: Library, given: list[str]) -> list[Paper]:
     """The cached papers for these ids, in the order given (duplicates once); a UserError
     naming every id that is not in the cache."""
     wanted = list(dict.fromkeys(bare_id(i) for i in given))
-    known = store.cached_papers(wanted)
+    known = library.cached_papers(wanted)
     missing = [i for i in wanted if i not in known]
     if missing:
         raise UserError(f"not in the cache: {', '.join(missing)} (load its day first with "

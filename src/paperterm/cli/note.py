@@ -15,7 +15,7 @@ def run(opts: Options) -> int:
     marks = open_marks(opts)
     store = marks.store
     try:
-        paper = cached_by_ids(store, opts.ids)[0]
+        paper = cached_by_ids(store.library, opts.ids)[0]
         if body is not None:
             marks.set_note(paper.id, body)
         if opts.tag_list is not None:

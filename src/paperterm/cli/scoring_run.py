@@ -40,7 +40,7 @@ def score_day(s: Session, *, progress: bool, out: TextIO | None = None,
 
     try:
         summary = service.score_day(
-            papers, s.topic, s.settings, db_path=s.db_path, on_event=on_event,
+            papers, s.topic, s.settings, open_store=s.open_store, on_event=on_event,
             day=s.day.day.isoformat() if s.day.day else None,
             whole_day=(s.day.label, papers), fresh=fresh)
     finally:

@@ -47,7 +47,7 @@ def run(opts: Options) -> int:
             print(f"note: {notice}", file=sys.stderr)
         sel = Selection(starred=opts.starred, tag=opts.tag, since=opts.since)
         hits, shown = library.search(store, query, topic, settings, limit=opts.limit, sel=sel)
-        starred = store.starred_ids() if hits else set()
+        starred = store.marks.starred_ids() if hits else set()
     finally:
         store.close()
     if opts.json:

@@ -15,7 +15,7 @@ from paperterm.cli.session import open_marks
 def run(opts: Options) -> int:
     marks = open_marks(opts)
     try:
-        papers = cached_by_ids(marks.store, opts.ids)
+        papers = cached_by_ids(marks.store.library, opts.ids)
         starred = opts.command == "star"
         ids = [p.id for p in papers]
         if starred:

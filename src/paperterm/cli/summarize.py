@@ -7,7 +7,6 @@ import json
 import sys
 import textwrap
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paperterm.cli.errors import EXIT_AUTH, EXIT_ERROR, EXIT_OK, UserError
@@ -16,6 +15,7 @@ from paperterm.cli.options import Options
 from paperterm.cli.session import load_user_config, open_store
 from paperterm.models import Paper
 from paperterm.settings import ScoringSettings
+from paperterm.store import StoreFactory, opener
 
 if TYPE_CHECKING:
     from paperterm.scoring.summary import Summary
@@ -36,11 +36,11 @@ def run(opts: Options) -> int:
     for notice in notices:
         print(f"note: {notice}", file=sys.stderr)
     try:
-        papers = cached_by_ids(store, opts.ids)
-        db_path = store.path
+        papers = cached_by_ids(store.library, opts.ids)
+        path = store.path
     finally:
         store.close()
-    got, summary = summarize(papers, settings, language, db_path)
+    got, summary = summarize(papers, settings, language, opener(path))
     for p in papers:
         s = got[p.id]
         if opts.json:
@@ -59,14 +59,14 @@ def run(opts: Options) -> int:
 
 
 def summarize(papers: Sequence[Paper], settings: ScoringSettings, language: str,
-              db_path: Path) -> tuple[dict[str, Summary], RunSummary]:
+              open_store: StoreFactory) -> tuple[dict[str, Summary], RunSummary]:
     """Every paper's Summary (or why not) and what the run cost; one clear UserError when
     the run cannot work at all (missing key, authentication, unreachable server...)."""
     from paperterm.scoring import ScoringError
     from paperterm.scoring.summary import summarize_papers
 
     try:
-        return summarize_papers(papers, settings, language, db_path=db_path)
+        return summarize_papers(papers, settings, language, open_store=open_store)
     except ScoringError as exc:
         raise UserError(f"summaries stopped: {exc}", EXIT_AUTH) from None
 

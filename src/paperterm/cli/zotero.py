@@ -20,7 +20,7 @@ def run(opts: Options) -> int:
             print("no papers selected: nothing sent to Zotero", file=sys.stderr)
             return honoured(s, EXIT_OK)
         web = True if opts.web else False if opts.desktop else None
-        sent = send_new_papers(papers, s.config.zotero, s.store, opts.collection, web,
+        sent = send_new_papers(papers, s.config.zotero, s.store.zotero, opts.collection, web,
                                resend=opts.resend)
     except ZoteroError as exc:
         print(f"paperterm: {exc}", file=sys.stderr)

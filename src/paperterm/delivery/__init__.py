@@ -15,7 +15,7 @@ from paperterm.delivery.message import DigestMessage, top_picks
 from paperterm.settings.env import env
 
 if TYPE_CHECKING:
-    from paperterm.store import Store
+    from paperterm.store import Deliveries
 
 __all__ = ["Delivery", "DeliveryError", "DigestMessage", "deliver", "top_picks"]
 
@@ -31,7 +31,7 @@ class Delivery:
     failed: list[str] = field(default_factory=list)
 
 
-def deliver(m: DigestMessage, cfg: DeliveryConfig, store: Store, *,
+def deliver(m: DigestMessage, cfg: DeliveryConfig, deliveries: Deliveries, *,
             force: bool = False) -> Delivery:
     """Send `m` through every configured channel; one channel failing does not stop another."""
     from paperterm.delivery.mail import build_email, send_email
@@ -47,7 +47,7 @@ def deliver(m: DigestMessage, cfg: DeliveryConfig, store: Store, *,
         channels.append(("webhook", f"{webhook_host(cfg.webhook_url)} ({cfg.webhook_format})",
                          lambda: post_webhook(m, cfg.webhook_url, cfg.webhook_format)))
     for channel, target, send in channels:
-        if not force and store.delivered(m.day, m.topic, channel) is not None:
+        if not force and deliveries.delivered(m.day, m.topic, channel) is not None:
             out.skipped.append(f"{channel} to {target}")
             continue
         try:
@@ -55,6 +55,6 @@ def deliver(m: DigestMessage, cfg: DeliveryConfig, store: Store, *,
         except DeliveryError as exc:
             out.failed.append(str(exc))
             continue
-        store.record_delivery(m.day, m.topic, channel, target)
+        deliveries.record_delivery(m.day, m.topic, channel, target)
         out.sent.append(f"{channel} to {target}")
     return out

@@ -16,7 +16,7 @@ from paperterm.enrich.signals import ONLINE, SOURCES
 from paperterm.models import Paper
 
 if TYPE_CHECKING:
-    from paperterm.store import Store
+    from paperterm.store import Enrichment
 
 MAX_AGE = 24 * 3600.0  # online answers older than this are asked again
 
@@ -51,11 +51,11 @@ def links_data(paper: Paper) -> dict[str, Any] | None:
     return {"urls": urls} if urls else None
 
 
-def enrich(store: Store, papers: Sequence[Paper], sources: Sequence[str], *,
+def enrich(cache: Enrichment, papers: Sequence[Paper], sources: Sequence[str], *,
            day: date | None = None, offline: bool = False, force: bool = False,
            max_age: float = MAX_AGE, fetchers: dict[str, Callable[..., Any]] | None = None,
            ) -> Outcome:
-    """Enrich `papers` from `sources` into the store. `fetchers` replaces a source's fetch
+    """Enrich `papers` from `sources` into the `cache`. `fetchers` replaces a source's fetch
     function (tests); errors of one source are reported and do not stop the others."""
     from paperterm.enrich.hf import daily_dates, fetch_hf
     from paperterm.enrich.s2 import fetch_s2
@@ -68,7 +68,7 @@ def enrich(store: Store, papers: Sequence[Paper], sources: Sequence[str], *,
             out.skipped.append(source)
             continue
         # links are read again each time: cheap, and a new version may change the abstract
-        fresh = set() if force or source == "links" else store.enriched_since(
+        fresh = set() if force or source == "links" else cache.enriched_since(
             source, ids, time.time() - max_age)
         todo = [i for i in ids if i not in fresh]
         out.cached[source] = len(ids) - len(todo)
@@ -89,7 +89,7 @@ def enrich(store: Store, papers: Sequence[Paper], sources: Sequence[str], *,
         except EnrichError as exc:
             out.errors[source] = str(exc)
             continue
-        store.put_enrichment(source, found)
+        cache.put_enrichment(source, found)
         out.asked[source] = len(todo)
         out.found[source] = sum(1 for v in found.values() if v is not None)
     return out

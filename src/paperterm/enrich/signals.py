@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from paperterm.store import Store
+    from paperterm.store import Enrichment
 
 SOURCES = ("links", "hf", "s2")  # offline first
 ONLINE = frozenset({"hf", "s2"})
@@ -81,8 +81,8 @@ def signals(sources: dict[str, dict[str, Any]]) -> Signals:
                    code=tuple(code))
 
 
-def load_signals(store: Store, ids: Sequence[str]) -> dict[str, Signals]:
+def load_signals(cache: Enrichment, ids: Sequence[str]) -> dict[str, Signals]:
     """{id: Signals} for the papers with anything cached (no network code imported: the
     reader calls this before its first paint)."""
-    return {pid: s for pid, data in store.enrichment(ids).items()
+    return {pid: s for pid, data in cache.enrichment(ids).items()
             if not (s := signals(data)).empty}

@@ -13,12 +13,12 @@ from typing import TypeVar
 from paperterm.models import Paper, Topic
 from paperterm.scoring.task import ScoringTask, Task
 from paperterm.scoring.types import Score, ScoringSettings
-from paperterm.store import ScoreRow, Store
+from paperterm.store import ScoreCache, ScoreRow
 
 R = TypeVar("R")
 
 
-def cached_results(store: Store, task: Task[R], papers: Sequence[Paper],
+def cached_results(cache: ScoreCache, task: Task[R], papers: Sequence[Paper],
                    model: str) -> dict[str, R]:
     """Paper id -> cached result, for every paper with a usable row for this version."""
     if not model or not papers:
@@ -26,7 +26,7 @@ def cached_results(store: Store, task: Task[R], papers: Sequence[Paper],
     by_id = {p.id: p for p in papers}
     key = task.key
     out: dict[str, R] = {}
-    for row in store.score_rows(list(by_id), topic_fp=key.topic_fp, model=model,
+    for row in cache.score_rows(list(by_id), topic_fp=key.topic_fp, model=model,
                                 prompt_version=key.kind):
         paper = by_id[row.paper_id]
         if row.version != (paper.version or 0):
@@ -37,22 +37,22 @@ def cached_results(store: Store, task: Task[R], papers: Sequence[Paper],
     return out
 
 
-def earlier_totals(store: Store, task: Task[R], papers: Sequence[Paper],
+def earlier_totals(cache: ScoreCache, task: Task[R], papers: Sequence[Paper],
                    model: str) -> tuple[int, int, float | None]:
     """(prompt tokens, completion tokens, dollars) of the requests that produced the cached
     results of these papers; dollars None when any of those requests had an unknown price."""
     key = task.key
-    return store.request_totals([p.id for p in papers], topic_fp=key.topic_fp, model=model,
+    return cache.request_totals([p.id for p in papers], topic_fp=key.topic_fp, model=model,
                                 prompt_version=key.kind)
 
 
-def save_answer(store: Store, task: Task[R], *, model: str, n_papers: int,
+def save_answer(cache: ScoreCache, task: Task[R], *, model: str, n_papers: int,
                 prompt_tokens: int, completion_tokens: int, cost: float | None,
                 rows: Sequence[ScoreRow], day: str | None = None) -> int:
     """Record one answered request (paid for announcement `day`) and the results it gave,
     in one transaction."""
     key = task.key
-    return store.save_scores(rows, topic_fp=key.topic_fp, model=model,
+    return cache.save_scores(rows, topic_fp=key.topic_fp, model=model,
                              prompt_version=key.kind, n_papers=n_papers,
                              prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
                              cost=cost, day=day)
@@ -62,14 +62,14 @@ def save_answer(store: Store, task: Task[R], *, model: str, n_papers: int,
 
 
 def cached_scores(
-    store: Store, papers: Sequence[Paper], topic: Topic, settings: ScoringSettings
+    cache: ScoreCache, papers: Sequence[Paper], topic: Topic, settings: ScoringSettings
 ) -> dict[str, Score]:
     """Paper id -> Score(status="cached") for every paper already scored with this key."""
-    return cached_results(store, ScoringTask(topic), papers, settings.model)
+    return cached_results(cache, ScoringTask(topic), papers, settings.model)
 
 
 def earlier_cost(
-    store: Store, papers: Sequence[Paper], topic: Topic, settings: ScoringSettings
+    cache: ScoreCache, papers: Sequence[Paper], topic: Topic, settings: ScoringSettings
 ) -> tuple[int, int, float | None]:
     """`earlier_totals` of the scoring task."""
-    return earlier_totals(store, ScoringTask(topic), papers, settings.model)
+    return earlier_totals(cache, ScoringTask(topic), papers, settings.model)

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from paperterm.models import Paper
-from paperterm.store import Store
+from paperterm.store import ScoreCache
 
 WAIT_POLL = 0.5  # seconds between looks at the cache for another process's results
 HOST = socket.gethostname()
@@ -46,18 +46,18 @@ def owner_gone(owner: str) -> bool:
 
 
 class Claims:
-    def __init__(self, store: Store, key: Any, model: str, ttl: float) -> None:
-        self.store, self.model, self.ttl = store, model, ttl
+    def __init__(self, cache: ScoreCache, key: Any, model: str, ttl: float) -> None:
+        self.cache, self.model, self.ttl = cache, model, ttl
         self.topic_fp, self.kind = key.topic_fp, key.kind
         self.owner = owner_name()
 
     def take(self, papers: Sequence[Paper]) -> tuple[list[Paper], list[Paper]]:
         """(papers now ours, papers another process is asking about)."""
         try:
-            mine = self.store.claim([(p.id, p.version or 0) for p in papers],
-                                    topic_fp=self.topic_fp, model=self.model,
-                                    prompt_version=self.kind, owner=self.owner, ttl=self.ttl,
-                                    owner_gone=owner_gone)
+            mine = self.cache.claim([(p.id, p.version or 0) for p in papers],
+                                           topic_fp=self.topic_fp, model=self.model,
+                                           prompt_version=self.kind, owner=self.owner, ttl=self.ttl,
+                                           owner_gone=owner_gone)
         except Exception:  # locked or read-only store: never a reason not to score
             return list(papers), []
         return [p for p in papers if p.id in mine], [p for p in papers if p.id not in mine]
@@ -67,5 +67,5 @@ class Claims:
         if papers is not None and not papers:
             return
         with contextlib.suppress(Exception):  # else they expire on their own
-            self.store.release([p.id for p in papers or ()], topic_fp=self.topic_fp,
-                               model=self.model, prompt_version=self.kind, owner=self.owner)
+            self.cache.release([p.id for p in papers or ()], topic_fp=self.topic_fp,
+                                      model=self.model, prompt_version=self.kind, owner=self.owner)

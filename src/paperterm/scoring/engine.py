@@ -32,7 +32,7 @@ from paperterm.scoring.pricing import how_to_price
 from paperterm.scoring.provider import Provider, Reply
 from paperterm.scoring.task import Parsed, Task
 from paperterm.scoring.types import RunSummary, ScoringError, ScoringSettings
-from paperterm.store import Store
+from paperterm.store import ScoreCache
 
 MAX_ROUNDS = 3  # times a paper may be asked about before it is given up
 FAIL_STREAK = 3  # batches failing in a row (no success between): the rest is not sent
@@ -62,10 +62,10 @@ class Engine(Generic[R]):
     """One run of `task` over distinct `papers`. Use once: `await Engine(...).run()`."""
 
     def __init__(self, task: Task[R], papers: Sequence[Paper], settings: ScoringSettings,
-                 store: Store, *, on_results: Callable[[list[R]], None] | None = None,
+                 cache: ScoreCache, *, on_results: Callable[[list[R]], None] | None = None,
                  on_progress: ProgressCallback | None = None,
                  cancel: Cancel | None = None, day: str | None = None) -> None:
-        self.task, self.papers, self.settings, self.store = task, list(papers), settings, store
+        self.task, self.papers, self.settings, self.cache = task, list(papers), settings, cache
         self.on_results, self.on_progress, self.cancel = on_results, on_progress, cancel
         self.summary = RunSummary(model=settings.model, total=len(self.papers))
         self.final: dict[str, str | None] = {}  # paper id -> error (None: has a result)
@@ -75,9 +75,9 @@ class Engine(Generic[R]):
         self.day = day or date.today().isoformat()  # the announcement day paid for
         self.budget = Budget(settings.budget)
         if settings.budget_period == "day" and self.budget.limited:
-            self.budget.spent = store.spent_on(self.day)  # earlier runs of the day count
+            self.budget.spent = cache.spent_on(self.day)  # earlier runs of the day count
         self.slot_key = (settings.model, settings.api_base)
-        self.claims = Claims(store, task.key, settings.model, ttl=max(120.0, 6 * settings.timeout))
+        self.claims = Claims(cache, task.key, settings.model, ttl=max(120.0, 6 * settings.timeout))
         self.waiting: list[Paper] = []  # another process is asking about these
         self.estimate = CompletionEstimate()
         self.asker = Asker(self.provider, Pacer(settings.rpm), self._count_request)
@@ -140,12 +140,12 @@ class Engine(Generic[R]):
 
     def _emit_cached(self) -> None:
         model = self.settings.model
-        cached = cached_results(self.store, self.task, self.papers, model)
+        cached = cached_results(self.cache, self.task, self.papers, model)
         if cached:
             earlier = [p for p in self.papers if p.id in cached]
             s = self.summary
             s.earlier_prompt_tokens, s.earlier_completion_tokens, s.earlier_cost = (
-                earlier_totals(self.store, self.task, earlier, model))
+                earlier_totals(self.cache, self.task, earlier, model))
         self._emit({p.id: cached[p.id] for p in self.papers if p.id in cached}, "cached")
 
     # -- set-up and the end --------------------------------------------------------------
@@ -315,7 +315,7 @@ class Engine(Generic[R]):
         they arrive; ask ourselves about those it gave up on (its claim ended)."""
         await asyncio.sleep(WAIT_POLL)
         papers, self.waiting = self.waiting, []
-        cached = cached_results(self.store, self.task, papers, self.settings.model)
+        cached = cached_results(self.cache, self.task, papers, self.settings.model)
         self._emit({p.id: cached[p.id] for p in papers if p.id in cached}, "cached")
         mine, others = self.claims.take([p for p in papers if p.id not in cached])
         self.waiting = others
@@ -326,7 +326,7 @@ class Engine(Generic[R]):
         those are emitted from the cache, never paid for twice."""
         if not papers:
             return papers
-        cached = cached_results(self.store, self.task, papers, self.settings.model)
+        cached = cached_results(self.cache, self.task, papers, self.settings.model)
         if not cached:
             return papers
         self._emit(dict(cached), "cached")
@@ -353,7 +353,7 @@ class Engine(Generic[R]):
         s.unknown_ids += parsed.unknown_ids
         by_id = {p.id: p for p in batch.papers}
         rows = [self.task.to_row(by_id[pid], r) for pid, r in parsed.results.items()]
-        save_answer(self.store, self.task, model=self.settings.model,
+        save_answer(self.cache, self.task, model=self.settings.model,
                     n_papers=len(batch.papers), prompt_tokens=reply.prompt_tokens,
                     completion_tokens=reply.completion_tokens, cost=reply.cost, rows=rows,
                     day=self.day)

@@ -155,11 +155,11 @@ def similar_to(papers: Sequence[Paper], positives: Sequence[Positive]) -> dict[s
 def stored_positives(store: Store, topic: str) -> list[Positive]:
     """The papers the user starred or saved under `topic`, and those `paperterm learn`
     recorded for it."""
-    liked = store.liked_ids(topic)[:MAX_POSITIVES]
-    cached = store.cached_papers(liked)
+    liked = store.library.liked_ids(topic)[:MAX_POSITIVES]
+    cached = store.library.cached_papers(liked)
     out = {pid: Positive(pid, cached[pid].title, cached[pid].abstract)
            for pid in liked if pid in cached}
-    for q in store.positives(topic=topic):
+    for q in store.library.positives(topic=topic):
         out.setdefault(q.id, Positive(q.id, q.title, q.abstract))
     return [q for q in out.values() if q.title or q.text][:MAX_POSITIVES]
 
@@ -202,7 +202,7 @@ def prefilter_day(store: Store | None, day_key: str, papers: Sequence[Paper], to
     positives: list[Positive] = []
     if store is not None:
         try:
-            keep = frozenset(cached_results(store, ScoringTask(topic), papers, model))
+            keep = frozenset(cached_results(store.scores, ScoringTask(topic), papers, model))
             positives = stored_positives(store, topic.name)
         except Exception:  # an unreadable cache only sends fewer extras
             pass

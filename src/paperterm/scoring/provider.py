@@ -68,16 +68,11 @@ async def aclose_llm_clients() -> None:
     litellm = sys.modules.get("litellm")
     if litellm is None:
         return
-    try:
-        from litellm.llms.custom_httpx.async_client_cleanup import close_litellm_async_clients
+    from paperterm.scoring import litellm_compat
 
-        await close_litellm_async_clients()
-    except Exception:
-        pass
-    cache = getattr(litellm, "in_memory_llm_clients_cache", None)
-    if cache is not None:
-        with contextlib.suppress(Exception):
-            cache.flush_cache()
+    with contextlib.suppress(Exception):
+        await litellm_compat.close_async_clients()
+    litellm_compat.forget_clients(litellm)
 
 
 # -- provider text -----------------------------------------------------------------------
@@ -99,7 +94,9 @@ def describe(exc: BaseException, secrets: list[str] | tuple[str, ...] = ()) -> s
 def retry_after_seconds(exc: BaseException) -> float | None:
     """What the error response's Retry-After (or retry-after-ms) header asks for."""
     response = getattr(exc, "response", None)
-    candidates = (getattr(exc, "litellm_response_headers", None),
+    from paperterm.scoring.litellm_compat import response_headers
+
+    candidates = (response_headers(exc),
                   getattr(response, "headers", None) if response is not None else None,
                   getattr(exc, "headers", None))
     for headers in candidates:

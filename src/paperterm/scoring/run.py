@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TypeVar
 
 from paperterm.models import Paper, Topic
@@ -14,7 +13,7 @@ from paperterm.scoring.engine import Cancel, Engine, ProgressCallback
 from paperterm.scoring.provider import aclose_llm_clients
 from paperterm.scoring.task import FreshScoringTask, ScoringTask, Task
 from paperterm.scoring.types import RunSummary, Score, ScoringSettings
-from paperterm.store import Store
+from paperterm.store import StoreFactory
 
 R = TypeVar("R")
 ScoresCallback = Callable[[list[Score]], None]
@@ -32,7 +31,7 @@ async def run_task(
     papers: Sequence[Paper],
     settings: ScoringSettings,
     *,
-    db_path: Path | str,
+    open_store: StoreFactory,
     on_results: Callable[[list[R]], None] | None = None,
     on_progress: ProgressCallback | None = None,
     cancel: Cancel | None = None,
@@ -41,9 +40,9 @@ async def run_task(
     """Run `task` over the distinct papers: cached results first, then the rest. Every
     paper ends with exactly one result passed to `on_results`. `day` is the announcement
     day the requests are paid for (budget_period = "day"; default: today)."""
-    store = Store(db_path)
+    store = open_store()
     try:
-        engine = Engine(task, _unique(papers), settings, store, on_results=on_results,
+        engine = Engine(task, _unique(papers), settings, store.scores, on_results=on_results,
                         on_progress=on_progress, cancel=cancel, day=day)
         return await engine.run()
     finally:
@@ -55,7 +54,7 @@ async def score_papers(
     topic: Topic,
     settings: ScoringSettings,
     *,
-    db_path: Path | str,
+    open_store: StoreFactory,
     on_scores: ScoresCallback | None = None,
     on_progress: ProgressCallback | None = None,
     cancel: Cancel | None = None,
@@ -70,7 +69,7 @@ async def score_papers(
     run (authentication, unknown model, unreachable api_base, unknown price with a budget).
     """
     task = (FreshScoringTask if fresh else ScoringTask)(topic, settings.include_authors)
-    return await run_task(task, papers, settings, db_path=db_path, on_results=on_scores,
+    return await run_task(task, papers, settings, open_store=open_store, on_results=on_scores,
                           on_progress=on_progress, cancel=cancel, day=day)
 
 
@@ -79,7 +78,7 @@ def run_scoring(
     topic: Topic,
     settings: ScoringSettings,
     *,
-    db_path: Path | str,
+    open_store: StoreFactory,
     on_scores: ScoresCallback | None = None,
     on_progress: ProgressCallback | None = None,
     cancel: Cancel | None = None,
@@ -91,7 +90,7 @@ def run_scoring(
 
     async def main() -> RunSummary:
         try:
-            return await score_papers(papers, topic, settings, db_path=db_path,
+            return await score_papers(papers, topic, settings, open_store=open_store,
                                       on_scores=on_scores, on_progress=on_progress,
                                       cancel=cancel, day=day, fresh=fresh)
         finally:

@@ -12,7 +12,6 @@ import asyncio
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any, Literal
 
 from paperterm.hygiene import clean_line
@@ -21,7 +20,7 @@ from paperterm.scoring.parse import extract_entries, normalize_id
 from paperterm.scoring.prompt import paper_block
 from paperterm.scoring.task import Messages, Parsed, Task, TaskKey, papers_schema
 from paperterm.scoring.types import RunSummary, ScoringSettings
-from paperterm.store import ScoreRow
+from paperterm.store import ScoreRow, StoreFactory
 
 # Bump whenever the summary prompt or its reply contract changes: cached summaries are keyed on it.
 SUMMARY_KIND = "summary-1"
@@ -135,7 +134,7 @@ def summary_settings(settings: ScoringSettings) -> ScoringSettings:
 
 
 def summarize_papers(papers: Sequence[Paper], settings: ScoringSettings, language: str, *,
-                     db_path: Path | str,
+                     open_store: StoreFactory,
                      on_results: Callable[[list[Summary]], None] | None = None,
                      cancel: Any = None) -> tuple[dict[str, Summary], RunSummary]:
     """Summaries of `papers` (cached first, then asked for), synchronously: paper id ->
@@ -155,7 +154,7 @@ def summarize_papers(papers: Sequence[Paper], settings: ScoringSettings, languag
     async def main() -> RunSummary:
         try:
             return await run_task(SummaryTask(language), papers, summary_settings(settings),
-                                  db_path=db_path, on_results=collect, cancel=cancel)
+                                  open_store=open_store, on_results=collect, cancel=cancel)
         finally:
             await aclose_llm_clients()
 

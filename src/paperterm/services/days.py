@@ -11,14 +11,13 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paperterm.models import Day
 
 if TYPE_CHECKING:
     from paperterm.sources.loader import LoadRequest
-    from paperterm.store import Store
+    from paperterm.store import Store, StoreFactory
 
 
 @dataclass(frozen=True)
@@ -74,20 +73,21 @@ def cached_day(req: LoadRequest, store: Store) -> Day | None:
     return loader.load_day(req, store)
 
 
-def fetch_day(req: LoadRequest, db_path: Path, on_event: OnDayEvent) -> None:
-    """Load `req` with a store of its own (call it on a worker thread) and report the
-    outcome as one event; never raises."""
+def fetch_day(req: LoadRequest, open_store: StoreFactory, on_event: OnDayEvent) -> None:
+    """Load `req` with a store of its own from `open_store` (call it on a worker thread) and
+    report the outcome as one event; never raises."""
     from paperterm.sources.loader import load_day_at
 
     try:
-        day = load_day_at(req, db_path)
+        day = load_day_at(req, open_store)
     except Exception as exc:
         on_event(DayFailed(req, f"could not load the day: {exc}"))
         return
     on_event(DayLoaded(req, day))
 
 
-def fetch_in_background(req: LoadRequest, db_path: Path, on_event: OnDayEvent) -> None:
+def fetch_in_background(req: LoadRequest, open_store: StoreFactory, on_event: OnDayEvent,
+                        ) -> None:
     """`fetch_day` on a daemon thread: quitting never waits for a hanging network."""
-    threading.Thread(target=fetch_day, args=(req, db_path, on_event), name="paperterm-day",
+    threading.Thread(target=fetch_day, args=(req, open_store, on_event), name="paperterm-day",
                      daemon=True).start()

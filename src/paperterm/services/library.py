@@ -29,7 +29,7 @@ def search(store: Store, query: str, topic: Topic, settings: ScoringSettings, *,
     """Cached papers matching `query`, best match first, with their shown scores."""
     from paperterm.store import Selection
 
-    hits = store.search(query, limit=limit, sel=sel or Selection())
+    hits = store.library.search(query, limit=limit, sel=sel or Selection())
     return with_scores(store, hits, topic, settings)
 
 
@@ -47,5 +47,5 @@ def starred(store: Store, topic: Topic, settings: ScoringSettings,
     from paperterm.store import SearchHit, Selection
 
     hits = [SearchHit(p, day, p.abstract[:300], 0.0)
-            for p, day in store.library_papers(Selection(starred=True))]
+            for p, day in store.library.library_papers(Selection(starred=True))]
     return with_scores(store, hits, topic, settings)

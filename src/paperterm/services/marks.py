@@ -120,8 +120,8 @@ class MarksService:
 
     def _read(self, ids: Sequence[str]) -> dict[str, PaperMarks]:
         store = self.store
-        states, notes, tags = store.states(ids), store.notes(ids), store.tags(ids)
-        dismissed = store.dismissed_ids(self._topic)
+        states, notes, tags = store.marks.states(ids), store.marks.notes(ids), store.marks.tags(ids)
+        dismissed = store.marks.dismissed_ids(self._topic)
         out = {}
         for pid in ids:
             st = states.get(pid)
@@ -174,7 +174,7 @@ class MarksService:
         if len(ids) == 1:
             title = ""
             try:
-                paper = self.store.cached_papers(ids).get(ids[0])
+                paper = self.store.library.cached_papers(ids).get(ids[0])
             except Exception:  # a title is a nicety: an unreadable cache only loses it
                 paper = None
             if paper is not None:
@@ -197,7 +197,7 @@ class MarksService:
         def op(store: Store) -> None:
             with store.transaction():
                 for pid, (on, topic) in wanted.items():
-                    store.set_starred(pid, on, topic=topic)
+                    store.marks.set_starred(pid, on, topic=topic)
 
         ids = list(wanted)
         self._run(self._describe("the star of", ids), op)
@@ -208,7 +208,7 @@ class MarksService:
     def _star(self, ids: Sequence[str], starred: bool) -> list[MarkChange]:
         ids = list(dict.fromkeys(ids))
         before = self._current(ids)
-        topics = self.store.states(ids)
+        topics = self.store.marks.states(ids)
         prior = {pid: (before[pid].starred, topics[pid].star_topic if pid in topics else None)
                  for pid in ids}
         wanted: dict[str, tuple[bool, str | None]]
@@ -244,9 +244,9 @@ class MarksService:
         def op(store: Store) -> None:
             with store.transaction():
                 if seen:
-                    store.mark_seen(ids, topic=topic)
+                    store.marks.mark_seen(ids, topic=topic)
                 else:
-                    store.unmark_seen(ids)
+                    store.marks.unmark_seen(ids)
 
         self._run("the seen marks", op)
         return self._publish([MarkChange(tuple(ids), "seen", seen)])
@@ -276,7 +276,7 @@ class MarksService:
         topic = self._topic if one_by_one else None
         path = str(bib_path)
         self._run("the saved marks",
-                  lambda store: store.mark_saved(saved, path, topic=topic))
+                  lambda store: store.marks.mark_saved(saved, path, topic=topic))
         return self._publish([MarkChange(tuple(dict.fromkeys(p for p, _ in saved)), "saved",
                                          True)])
 
@@ -284,7 +284,7 @@ class MarksService:
                        topic: str) -> list[MarkChange]:
         def op(store: Store) -> None:
             for pid in ids:
-                store.set_dismissed(pid, topic, dismissed)
+                store.marks.set_dismissed(pid, topic, dismissed)
 
         self._run(self._describe("not interested in", ids), op)
         if topic != self._topic:  # undone after a switch: nothing shown changes
@@ -314,14 +314,14 @@ class MarksService:
     def set_note(self, paper_id: str, body: str) -> list[MarkChange]:
         """Replace the paper's note (an empty one deletes it)."""
         note = clean_note(body)
-        self._run(f"the note on {paper_id}", lambda store: store.set_note(paper_id, note))
+        self._run(f"the note on {paper_id}", lambda store: store.marks.set_note(paper_id, note))
         return self._publish([MarkChange((paper_id,), "note", note)])
 
     def set_tags(self, paper_id: str, tags: Iterable[str]) -> list[MarkChange]:
         """Replace the paper's tags (normalised: "Reading Group" -> "reading-group")."""
         wanted = clean_tags(tags)
         def op(store: Store) -> None:
-            store.set_tags(paper_id, wanted)
+            store.marks.set_tags(paper_id, wanted)
 
         self._run(f"the tags of {paper_id}", op)
         return self._publish([MarkChange((paper_id,), "tags", tuple(wanted))])
@@ -329,7 +329,7 @@ class MarksService:
     def record_positives(self, source: str, positives: Iterable[Positive]) -> tuple[int, int]:
         """Make `positives` (papers kept in a library or file, `paperterm learn`) what
         `source` teaches the service's topic. Returns (now recorded, newly added)."""
-        return self.store.replace_positives(source, positives, self._topic)
+        return self.store.library.replace_positives(source, positives, self._topic)
 
     # -- undo -----------------------------------------------------------------------------
 

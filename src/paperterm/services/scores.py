@@ -93,7 +93,7 @@ def resolve(papers: Sequence[Paper], settings: ScoringSettings, cached: Mapping[
     return out
 
 
-def shown_scores(store: Store | None, papers: Sequence[Paper], topic: Topic,
+def shown_scores(store: Store, papers: Sequence[Paper], topic: Topic,
                  settings: ScoringSettings, *, local: LocalScores | None = None,
                  ) -> dict[str, ShownScore]:
     """`resolve` with what the store holds: the current model's cached scores, and the
@@ -102,11 +102,11 @@ def shown_scores(store: Store | None, papers: Sequence[Paper], topic: Topic,
     model, the keyword scores, as the day list shows for papers the model did not score,
     and no embedding model is loaded for them)."""
     cached: dict[str, Score] = {}
-    if store is not None and settings.use_llm and papers:
+    if settings.use_llm and papers:
         from paperterm.scoring.cache import cached_scores
 
         try:
-            cached = cached_scores(store, papers, topic, settings)
+            cached = cached_scores(store.scores, papers, topic, settings)
         except Exception:  # an unreadable cache: local scores instead
             cached = {}
     rest = [p for p in papers if p.id not in cached]

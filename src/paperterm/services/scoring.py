@@ -13,10 +13,13 @@ import copy
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from paperterm.models import Paper, Topic
 from paperterm.scoring.types import RunSummary, Score, ScoringSettings
+
+if TYPE_CHECKING:
+    from paperterm.store import StoreFactory
 
 
 @dataclass(frozen=True)
@@ -53,7 +56,7 @@ OnEvent = Callable[[ScoringEvent], None]
 
 
 def score_day(papers: Sequence[Paper], topic: Topic, settings: ScoringSettings, *,
-              db_path: Path, on_event: OnEvent, day: str | None = None,
+              open_store: StoreFactory, on_event: OnEvent, day: str | None = None,
               whole_day: tuple[str, Sequence[Paper]] | None = None,
               cancel: threading.Event | None = None, fresh: bool = False,
               ) -> RunSummary | None:
@@ -68,10 +71,10 @@ def score_day(papers: Sequence[Paper], topic: Topic, settings: ScoringSettings, 
     stops the run at its next step; `fresh` asks the model again for every paper."""
     try:
         if not settings.use_llm:
-            summary = _rank_locally(papers, topic, db_path, whole_day, on_event)
+            summary = _rank_locally(papers, topic, open_store, whole_day, on_event)
         else:
-            summary = _run(papers, topic, settings, db_path, on_event, day, whole_day, cancel,
-                           fresh)
+            summary = _run(papers, topic, settings, open_store, on_event, day, whole_day,
+                           cancel, fresh)
     except Exception as exc:  # never a traceback in the reader; the CLI decides
         from paperterm.scoring.types import ScoringError
 
@@ -89,34 +92,27 @@ def one_per_paper(papers: Sequence[Paper], scores: dict[str, Score]) -> list[Sco
                                       "no result from the scoring run") for p in papers]
 
 
-def _open_store(db_path: Path):  # -> Store | None
-    from paperterm.store import Store
-
-    try:
-        return Store.open(db_path)
-    except Exception:  # no cache: ranked and split without stars and cached scores
-        return None
-
-
-def _rank_locally(papers: Sequence[Paper], topic: Topic, db_path: Path,
+def _rank_locally(papers: Sequence[Paper], topic: Topic, open_store: StoreFactory,
                   whole_day: tuple[str, Sequence[Paper]] | None,
                   on_event: OnEvent) -> RunSummary:
     """Keywords, closeness to the topic and what the user taught it (the local ranking)."""
     from paperterm.scoring.local import rank_locally
+    from paperterm.store import open_or_unavailable
 
-    store = _open_store(db_path)
+    # no cache: ranked without stars and cached scores
+    store = open_or_unavailable(open_store)
     try:
         key = whole_day[0] if whole_day is not None else ""
         scores = rank_locally(store, papers, topic, day=key) or []
     finally:
-        if store is not None:
-            store.close()
+        store.close()
     if scores:
         on_event(ScoresArrived(list(scores)))
     return RunSummary(model="local", total=len(papers), scored=len(scores))
 
 
-def _run(papers: Sequence[Paper], topic: Topic, settings: ScoringSettings, db_path: Path,
+def _run(papers: Sequence[Paper], topic: Topic, settings: ScoringSettings,
+         open_store: StoreFactory,
          on_event: OnEvent, day: str | None, whole_day: tuple[str, Sequence[Paper]] | None,
          cancel: threading.Event | None, fresh: bool) -> RunSummary:
     from paperterm.scoring import run_scoring
@@ -124,11 +120,11 @@ def _run(papers: Sequence[Paper], topic: Topic, settings: ScoringSettings, db_pa
     todo, extras = list(papers), None
     held: list[Score] = []
     if whole_day is not None and settings.prefilter:
-        todo, held, extras = _prefilter(papers, topic, settings, db_path, *whole_day)
+        todo, held, extras = _prefilter(papers, topic, settings, open_store, *whole_day)
         if held:
             on_event(ScoresArrived(held))
     summary = run_scoring(
-        todo, topic, settings, db_path=db_path,
+        todo, topic, settings, open_store=open_store,
         on_scores=lambda scores: on_event(ScoresArrived(list(scores))),
         on_progress=lambda s: on_event(ScoringProgress(copy.copy(s))),
         cancel=cancel, day=day, fresh=fresh)
@@ -142,18 +138,19 @@ def _run(papers: Sequence[Paper], topic: Topic, settings: ScoringSettings, db_pa
 
 
 def _prefilter(papers: Sequence[Paper], topic: Topic, settings: ScoringSettings,
-               db_path: Path, day_key: str, day: Sequence[Paper],
+               open_store: StoreFactory, day_key: str, day: Sequence[Paper],
                ) -> tuple[list[Paper], list[Score], str | None]:
     """Which of `papers` `--prefilter` sends, judged against the whole day, the local
     scores of those it holds back, and what it sent beyond the top part."""
     from paperterm.scoring.prefilter import extras_notice, prefilter_day
+    from paperterm.store import open_or_unavailable
 
-    store = _open_store(db_path)
+    # no cache: split without stars and cached scores
+    store = open_or_unavailable(open_store)
     try:
         split = prefilter_day(store, day_key, day, topic, settings.prefilter, settings.model)
     finally:
-        if store is not None:
-            store.close()
+        store.close()
     todo = {p.id for p in papers}
     return ([p for p in split.send if p.id in todo],
             [s for s in split.held if s.paper_id in todo], extras_notice(split))

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from paperterm.sources.calendar import WEEKEND, is_weekend
 
 if TYPE_CHECKING:
-    from paperterm.store import Store
+    from paperterm.store import Papers
 
 LOOKAHEAD = 31  # days of calendar searched for the previous / next announcement
 MAX_FILL = 5  # missing days of a multi-day view fetched at most (the most recent ones)
@@ -50,7 +50,7 @@ def _skipped(days: list[date], why: str) -> str | None:
     return f"skipped {shown}{more} ({why})"
 
 
-def neighbour(store: Store, feed: str, day: date, step: int, today: date, *,
+def neighbour(papers: Papers, feed: str, day: date, step: int, today: date, *,
               offline: bool = False) -> Target:
     """The announcement day before (step -1) or after (step 1) `day` for this feed."""
     where = "before" if step < 0 else "after"
@@ -58,7 +58,7 @@ def neighbour(store: Store, feed: str, day: date, step: int, today: date, *,
         return Target(None, notice=f"{day.isoformat()} is the latest announcement (today is "
                       f"{today.isoformat()})")
     if offline:
-        found = store.nearest_cached_day(feed, day, step)
+        found = papers.nearest_cached_day(feed, day, step)
         if found is None or found > today:
             return Target(None, notice=f"Offline: no cached announcement {where} "
                           f"{day.isoformat()}")
@@ -66,8 +66,8 @@ def neighbour(store: Store, feed: str, day: date, step: int, today: date, *,
         between = [d for d in weekdays(lo, hi) if d not in (lo, hi)]
         return Target(found, True, _skipped(between, "not cached; offline"))
     lo, hi = sorted((day + timedelta(days=step * LOOKAHEAD), day))
-    cached = store.cached_days(feed, lo, hi)
-    empty = store.empty_days(feed, lo, hi)
+    cached = papers.cached_days(feed, lo, hi)
+    empty = papers.empty_days(feed, lo, hi)
     holidays: list[date] = []
     d = day
     for _ in range(LOOKAHEAD):
@@ -113,13 +113,13 @@ def parse_jump(text: str, today: date) -> tuple[date, str | None]:
                  f"{day:%A} {day.isoformat()}")
 
 
-def missing_days(store: Store, feed: str, since: date, today: date) -> list[date]:
+def missing_days(papers: Papers, feed: str, since: date, today: date) -> list[date]:
     """Weekdays in [since, today] with nothing cached for this feed and not known to be
     empty, oldest first. Today counts once fetched today (arXiv may not have announced)."""
     if since > today:
         return []
-    cached = store.cached_days(feed, since, today)
-    empty = store.empty_days(feed, since, today)
-    if store.fetch_record(feed, today) is not None:
+    cached = papers.cached_days(feed, since, today)
+    empty = papers.empty_days(feed, since, today)
+    if papers.fetch_record(feed, today) is not None:
         empty.add(today)
     return [d for d in weekdays(since, today) if d not in cached and d not in empty]

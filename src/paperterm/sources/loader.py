@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from paperterm.models import Day, Paper
 from paperterm.sources import calendar, daynav, http
 from paperterm.sources.calendar import WEEKEND
-from paperterm.store import Store
+from paperterm.store import Store, StoreFactory
 
 if TYPE_CHECKING:
     from paperterm.sources.feeds import ParsedFeed
@@ -77,11 +77,13 @@ def loads_without_network(req: LoadRequest, store: Store) -> bool:
     if req.query:
         return False
     if req.since:
-        return not daynav.missing_days(store, req.feed_key, req.since, calendar.eastern_today())
+        return not daynav.missing_days(store.papers, req.feed_key, req.since,
+                                       calendar.eastern_today())
     if req.date:
-        return bool(store.day_papers(req.feed_key, req.date)) or calendar.is_weekend(req.date)
+        return (bool(store.papers.day_papers(req.feed_key, req.date))
+                or calendar.is_weekend(req.date))
     today = calendar.eastern_today()
-    record = store.fetch_record(req.feed_key, today)
+    record = store.papers.fetch_record(req.feed_key, today)
     if record is None or req.refresh:
         return False
     if record["day"]:
@@ -95,7 +97,7 @@ def cached_while_fetching(req: LoadRequest, store: Store) -> Day | None:
     was an older day and a new fetch is due, or `--refresh`); None if none was fetched."""
     if req.feed is not None or req.sample or req.query or req.date or req.since:
         return None
-    record = store.fetch_record(req.feed_key, calendar.eastern_today())
+    record = store.papers.fetch_record(req.feed_key, calendar.eastern_today())
     if record is None or not record["day"]:
         return None
     return load_day(replace(req, offline=True, refresh=False), store)
@@ -160,10 +162,10 @@ def _skipped_notice(parsed: ParsedFeed, where: str) -> list[str]:
     return [f"{where}: {len(parsed.skipped)} item(s) could not be read ({first})"]
 
 
-def load_day_at(req: LoadRequest, db_path: Path) -> Day:
-    """`load_day` with a store of its own on `db_path` (for a worker thread: SQLite
+def load_day_at(req: LoadRequest, open_store: StoreFactory) -> Day:
+    """`load_day` with a store of its own from `open_store` (for a worker thread: SQLite
     connections stay in the thread that opened them)."""
-    store = Store.open(db_path)
+    store = open_store()
     try:
         return load_day(req, store)
     finally:
@@ -175,7 +177,7 @@ def _from_file(path: Path, store: Store) -> Day:
     # a day saved from rss.arxiv.org is the same announcement a live fetch would cache: file it
     # under the same key, so `--date` and the weekend fallback find it later
     key = "+".join(sorted(parsed.categories)) if parsed.categories else f"file:{path.name}"
-    store.save_day(key, parsed.day, parsed.papers, source="feed")
+    store.papers.save_day(key, parsed.day, parsed.papers, source="feed")
     label = parsed.day.isoformat() if parsed.day else path.name
     notices = _skipped_notice(parsed, str(path))
     if not parsed.papers:
@@ -187,7 +189,7 @@ def _sample(store: Store, why: str | None = None) -> Day:
     """The bundled sample day; a fallback (`why`) says so, `--sample` asked for it: no
     notice (the header still marks it "sample")."""
     parsed = parse_feed(sample_bytes())
-    store.save_day("sample", parsed.day, parsed.papers, source="sample")
+    store.papers.save_day("sample", parsed.day, parsed.papers, source="sample")
     label = parsed.day.isoformat() if parsed.day else "sample"
     shown = f"showing the bundled sample day ({label}), not today's papers."
     notices = [f"{why.rstrip('.')}: {shown}"] if why else []
@@ -195,11 +197,11 @@ def _sample(store: Store, why: str | None = None) -> Day:
 
 
 def _cached_or_sample(req: LoadRequest, store: Store, why: str) -> Day:
-    latest = store.latest_day(req.feed_key)
+    latest = store.papers.latest_day(req.feed_key)
     if latest is not None:
-        papers = store.day_papers(req.feed_key, latest)
+        papers = store.papers.day_papers(req.feed_key, latest)
         return Day(papers, latest.isoformat(), latest, "cache",
-                   approximate=store.is_approximate(req.feed_key, latest),
+                   approximate=store.papers.is_approximate(req.feed_key, latest),
                    notices=[f"{why.rstrip('.')}: showing the most recent cached day, "
                             f"{latest.isoformat()}."])
     return _sample(store, why)
@@ -207,12 +209,13 @@ def _cached_or_sample(req: LoadRequest, store: Store, why: str) -> Day:
 
 def _today(req: LoadRequest, store: Store) -> Day:
     today = calendar.eastern_today()
-    record = None if req.refresh and not req.offline else store.fetch_record(req.feed_key, today)
+    record = (None if req.refresh and not req.offline
+              else store.papers.fetch_record(req.feed_key, today))
     if record is not None:  # fetched earlier today: no network, unless an older day is stale
         if record["day"]:
             d = date.fromisoformat(record["day"])
             if req.offline or not calendar.cached_day_is_stale(today, d, record["fetched_at"]):
-                return Day(store.day_papers(req.feed_key, d), d.isoformat(), d, "cache",
+                return Day(store.papers.day_papers(req.feed_key, d), d.isoformat(), d, "cache",
                            notices=_which(d, today))
         # an empty feed: final for a while (calendar.empty_answer_is_final)
         elif calendar.empty_answer_is_final(today, record["fetched_at"]) or req.offline:
@@ -224,14 +227,14 @@ def _today(req: LoadRequest, store: Store) -> Day:
     except http.NetworkError as exc:
         if record is not None and record["day"]:  # a re-fetch failed: the cached day stands
             d = date.fromisoformat(record["day"])
-            return Day(store.day_papers(req.feed_key, d), d.isoformat(), d, "cache",
+            return Day(store.papers.day_papers(req.feed_key, d), d.isoformat(), d, "cache",
                        notices=[f"{exc}: showing the cached {d.isoformat()}", *_which(d, today)])
         return _cached_or_sample(req, store, str(exc))
     if not parsed.papers:
-        store.save_day(req.feed_key, None, [], source="rss", fetched_for=today)
+        store.papers.save_day(req.feed_key, None, [], source="rss", fetched_for=today)
         return _no_announcement(req, store, today)
     day = calendar.announced_day(parsed.day, today)
-    store.save_day(req.feed_key, day, parsed.papers, source="rss", fetched_for=today)
+    store.papers.save_day(req.feed_key, day, parsed.papers, source="rss", fetched_for=today)
     return Day(parsed.papers, day.isoformat(), day, "rss",
                notices=[*_skipped_notice(parsed, "RSS feed"), *_which(day, today)])
 
@@ -257,9 +260,9 @@ def _which(day: date, today: date) -> list[str]:
 
 def _past_day(req: LoadRequest, store: Store) -> Day:
     assert req.date is not None
-    papers = store.day_papers(req.feed_key, req.date)
+    papers = store.papers.day_papers(req.feed_key, req.date)
     if papers:
-        approx = store.is_approximate(req.feed_key, req.date)
+        approx = store.papers.is_approximate(req.feed_key, req.date)
         return Day(papers, req.date.isoformat(), req.date, "cache", approximate=approx)
     if calendar.is_weekend(req.date):
         notice = f"{req.date.isoformat()} is a {req.date:%A}: {WEEKEND}"
@@ -276,8 +279,8 @@ def _past_day(req: LoadRequest, store: Store) -> Day:
     cats = set(req.categories)
     papers = [p if p.primary_category in cats else replace(p, announce_type="cross")
               for p in found]
-    store.save_day(req.feed_key, req.date, papers, source="api",
-                   fetched_for=f"api:{req.date.isoformat()}", approximate=True)
+    store.papers.save_day(req.feed_key, req.date, papers, source="api",
+                          fetched_for=f"api:{req.date.isoformat()}", approximate=True)
     notices = [f"{req.date.isoformat()} is approximated from arXiv API submission dates "
                "(the announcement list itself is not archived)."]
     if not found:
@@ -291,7 +294,7 @@ def _query(req: LoadRequest, store: Store) -> Day:
     assert req.query is not None
     label = f"query: {req.query}"
     if req.offline:  # search what is cached instead, ranked, offline
-        found = [h.paper for h in store.search(req.query, limit=req.max_results)]
+        found = [h.paper for h in store.library.search(req.query, limit=req.max_results)]
         return Day(found, label, None, "query", notices=[
             f"Offline: {len(found)} cached paper(s) match {req.query!r} (the cache was "
             "searched, not arXiv)."])
@@ -300,7 +303,7 @@ def _query(req: LoadRequest, store: Store) -> Day:
     except http.NetworkError as exc:
         return _instead(_cached_or_sample(req, store, str(exc)), f"--query {req.query!r}",
                         str(exc))
-    store.save_day(f"query:{req.query}", None, papers, source="query")
+    store.papers.save_day(f"query:{req.query}", None, papers, source="query")
     notices = [] if papers else [f"No papers match {req.query!r}."]
     return Day(papers, label, None, "query", notices=notices)
 
@@ -310,7 +313,7 @@ def _since(req: LoadRequest, store: Store) -> Day:
     most recent missing days are fetched first (unless offline)."""
     assert req.since is not None
     notices = _fill_days(req, store)
-    found = store.announced_since(req.since)
+    found = store.papers.announced_since(req.since)
     days = sorted({d for _, d in found})
     if not found:
         notices.append(f"No cached papers since {req.since.isoformat()}.")
@@ -323,7 +326,7 @@ def _fill_days(req: LoadRequest, store: Store) -> list[str]:
     """Fetch the missing weekdays since `req.since` (at most MAX_FILL, the newest)."""
     assert req.since is not None
     today = calendar.eastern_today()
-    missing = daynav.missing_days(store, req.feed_key, req.since, today)
+    missing = daynav.missing_days(store.papers, req.feed_key, req.since, today)
     if not missing:
         return []
     shown = ", ".join(d.isoformat() for d in missing[:3]) + (" …" if len(missing) > 3 else "")
@@ -334,7 +337,7 @@ def _fill_days(req: LoadRequest, store: Store) -> list[str]:
     for d in reversed(missing[-daynav.MAX_FILL:]):
         one = replace(req, since=None, date=None if d == today else d)
         got = _today(one, store) if d == today else _past_day(one, store)
-        if d in daynav.missing_days(store, req.feed_key, d, d):  # fell back: network down
+        if d in daynav.missing_days(store.papers, req.feed_key, d, d):  # fell back: network down
             why = got.notices[0] if got.notices else "no answer"
             notices.append(f"could not fetch {d.isoformat()}: {why}")
             break

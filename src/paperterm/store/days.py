@@ -8,11 +8,11 @@ from __future__ import annotations
 from datetime import date
 
 from paperterm.models import Paper
-from paperterm.store.db import Database
+from paperterm.store.db import Queries
 from paperterm.store.papers import _row_paper
 
 
-class DayQueries(Database):
+class DayQueries(Queries):
     def cached_days(self, feed: str, start: date, end: date) -> set[date]:
         """The days in [start, end] with at least one announcement of this feed."""
         rows = self.conn.execute(

@@ -89,7 +89,7 @@ def _quarantine(path: Path, why: str) -> StoreError:
 
 
 class Database:
-    """One SQLite database. Not thread-safe: open one Store per thread."""
+    """One SQLite connection. Not thread-safe: open one per thread."""
 
     BUSY_TIMEOUT = 10.0  # seconds to wait for another process's lock before giving up
 
@@ -133,6 +133,7 @@ class Database:
             return store
 
     notice: str | None = None
+    problem: str | None = None  # set on a stand-in that keeps nothing (Store.unavailable)
 
     def _close_quietly(self) -> None:
         with contextlib.suppress(Exception):
@@ -234,6 +235,8 @@ class Database:
         return f"{st.st_size} {st.st_mtime_ns} {st.st_ctime_ns} {st.st_ino}"
 
     def _record_clean_close(self) -> None:
+        if str(self.path) == ":memory:":
+            return
         state = self._file_state()
         try:
             if state is None:
@@ -278,3 +281,27 @@ class Database:
             chunk = values[i : i + CHUNK]
             marks = ",".join("?" * len(chunk))
             yield from self.conn.execute(sql.format(marks=marks), (*before, *chunk))
+
+
+class Queries:
+    """One group of queries over a shared Database: `conn`, `transaction()` and `select_in()`
+    are the database's, so every query module reads as if it owned the connection."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    @property
+    def available(self) -> bool:
+        """False on a stand-in database that keeps nothing (`Store.unavailable`)."""
+        return self.db.problem is None
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        return self.db.conn
+
+    def transaction(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
+        return self.db.transaction()
+
+    def select_in(self, sql: str, before: Sequence[object], values: Sequence[object],
+                  ) -> Iterator[sqlite3.Row]:
+        return self.db.select_in(sql, before, values)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import time
 
-from paperterm.store.db import Database
+from paperterm.store.db import Queries
 
 
-class DeliveryQueries(Database):
+class DeliveryQueries(Queries):
     def delivered(self, day: str, topic: str, channel: str) -> float | None:
         """When the digest of `day` for `topic` went out through `channel`, else None."""
         row = self.conn.execute(

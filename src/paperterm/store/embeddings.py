@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from paperterm.store.db import Database
+from paperterm.store.db import Queries
 
 
-class EmbeddingQueries(Database):
+class EmbeddingQueries(Queries):
     def embeddings(self, model: str, ids: Sequence[str]) -> dict[str, tuple[str, bytes]]:
         """Paper id -> (text fingerprint, float32 vector bytes) for those cached."""
         return {r[0]: (r[1], bytes(r[2])) for r in self.select_in(

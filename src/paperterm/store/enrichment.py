@@ -7,10 +7,10 @@ import time
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from paperterm.store.db import Database
+from paperterm.store.db import Queries
 
 
-class EnrichmentQueries(Database):
+class EnrichmentQueries(Queries):
     def enrichment(self, ids: Iterable[str]) -> dict[str, dict[str, Any]]:
         """{id: {source: data}} for what is cached (sources that know nothing are left out)."""
         out: dict[str, dict[str, Any]] = {}

@@ -8,7 +8,7 @@ import time
 from dataclasses import dataclass
 from typing import Literal
 
-from paperterm.store.db import Database
+from paperterm.store.db import Queries
 
 Kind = Literal["starred", "saved", "learned", "dismissed", "skipped"]
 POSITIVE_KINDS = frozenset({"starred", "saved", "learned"})
@@ -37,7 +37,7 @@ def _text(col: str) -> str:
     return f"{_latest('title', col)}, {_latest('abstract', col)}"
 
 
-class FeedbackQueries(Database):
+class FeedbackQueries(Queries):
     def set_dismissed(self, paper_id: str, topic: str, dismissed: bool) -> None:
         """Mark (or unmark) a paper "not interested" for a topic."""
         with self.transaction() as c:

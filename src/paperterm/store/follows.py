@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import time
 
-from paperterm.store.db import Database
+from paperterm.store.db import Queries
 
 
-class FollowQueries(Database):
+class FollowQueries(Queries):
     def followed_authors(self) -> list[str]:
         """Followed names, oldest first."""
         return [r[0] for r in self.conn.execute(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from paperterm.store.db import Database
+from paperterm.store.db import Queries
 
 
 @dataclass(frozen=True)
@@ -15,7 +15,7 @@ class Health:
     schema_version: int
 
 
-class HealthQueries(Database):
+class HealthQueries(Queries):
     def health(self) -> Health:
         c = self.conn
         check = str(c.execute("PRAGMA quick_check(1)").fetchone()[0])

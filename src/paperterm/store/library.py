@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from paperterm.models import Paper
-from paperterm.store.db import Database
+from paperterm.store.db import Queries
 from paperterm.store.fts import HIT_CLOSE, HIT_OPEN, WEIGHTS, match_expression
 from paperterm.store.notes import normal_tag
 from paperterm.store.papers import _row_paper
@@ -61,7 +61,7 @@ class Selection:
         return " AND ".join(sql) or "1", args
 
 
-class LibraryQueries(Database):
+class LibraryQueries(Queries):
     def cached_papers(self, ids: Iterable[str]) -> dict[str, Paper]:
         """The latest cached version of each of these ids that is in the cache."""
         return {r["id"]: _row_paper(r) for r in self.select_in(

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from paperterm.models import Paper
-from paperterm.store.db import Database
 from paperterm.store.fts import reindex
+from paperterm.store.library import LibraryQueries
 from paperterm.store.notes import clean_note, normal_tag
 from paperterm.store.papers import _paper_row
 
@@ -36,7 +36,9 @@ def _paper_record(p: Paper) -> dict[str, object]:
             "journal_ref": p.journal_ref, "comment": p.comment, "published": p.published}
 
 
-class LibraryIO(Database):
+class LibraryIO(LibraryQueries):
+    """The export and import of the user's library; reads papers through LibraryQueries."""
+
     def library_records(self) -> list[dict[str, object]]:
         """One record per paper the user did anything with, sorted by id."""
         c = self.conn
@@ -57,8 +59,8 @@ class LibraryIO(Database):
             at(r[0])["note"] = r[1]
         for r in c.execute("SELECT id, tag FROM tags ORDER BY tag"):
             at(r[0])["tags"].append(r[1])
-        papers = self.cached_papers(list(rec))  # type: ignore[attr-defined]
-        days = self.paper_days(list(rec))  # type: ignore[attr-defined]
+        papers = self.cached_papers(list(rec))
+        days = self.paper_days(list(rec))
         for pid, r in rec.items():
             if pid in papers:
                 r["day"] = days.get(pid)

@@ -6,14 +6,14 @@ from __future__ import annotations
 import json
 import time
 
-from paperterm.store.db import Database
+from paperterm.store.db import Queries
 
 Row = tuple[str, int | None, int, str, float]  # id, version, relevance, reason, fine score
 # the keyword ranking, the current learned one, and the two before (a star taken back)
 KEEP_PER_DAY_TOPIC = 4
 
 
-class LocalScoreQueries(Database):
+class LocalScoreQueries(Queries):
     def local_scores(self, day_key: str, topic_fp: str, scorer_version: str,
                      papers_fp: str) -> list[Row] | None:
         """The cached scores, or None when absent or made for another set of papers."""

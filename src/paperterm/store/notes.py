@@ -7,7 +7,7 @@ import time
 from collections.abc import Iterable
 
 from paperterm.hygiene import clean_text
-from paperterm.store.db import Database
+from paperterm.store.db import Queries
 from paperterm.store.fts import reindex
 
 _TAG = re.compile(r"[^\w.+/-]+")
@@ -29,7 +29,7 @@ def clean_note(text: str) -> str:
     return "\n".join(lines).strip("\n")
 
 
-class NoteQueries(Database):
+class NoteQueries(Queries):
     def note(self, paper_id: str) -> str:
         row = self.conn.execute("SELECT body FROM notes WHERE id=?", (paper_id,)).fetchone()
         return row[0] if row else ""
@@ -67,12 +67,3 @@ class NoteQueries(Database):
                           [(paper_id, t, now) for t in wanted])
             reindex(c, [paper_id])
         return wanted
-
-    def all_tags(self) -> list[tuple[str, int]]:
-        """Every tag in use with its number of papers, most used first."""
-        return [(r[0], r[1]) for r in self.conn.execute(
-            "SELECT tag, count(*) FROM tags GROUP BY tag ORDER BY count(*) DESC, tag")]
-
-    def tagged_ids(self, tag: str) -> set[str]:
-        return {r[0] for r in self.conn.execute("SELECT id FROM tags WHERE tag=?",
-                                                (normal_tag(tag),))}

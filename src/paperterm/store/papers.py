@@ -10,11 +10,11 @@ from datetime import date
 
 from paperterm.hygiene import clean_paper
 from paperterm.models import Paper
-from paperterm.store.db import Database
+from paperterm.store.db import Queries
 from paperterm.store.fts import reindex
 
 
-class PaperQueries(Database):
+class PaperQueries(Queries):
     def save_day(
         self,
         feed: str,

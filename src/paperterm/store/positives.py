@@ -7,7 +7,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from paperterm.store.db import Database
+from paperterm.store.db import Queries
 
 
 @dataclass(frozen=True)
@@ -17,7 +17,7 @@ class Positive:
     abstract: str = ""
 
 
-class PositiveQueries(Database):
+class PositiveQueries(Queries):
     def replace_positives(self, source: str, positives: Iterable[Positive], topic: str,
                           ) -> tuple[int, int]:
         """Make `positives` the whole set recorded from `source` for `topic` (a library or file
@@ -50,10 +50,6 @@ class PositiveQueries(Database):
             sql += " WHERE " + " AND ".join(where)
         rows = self.conn.execute(sql + " GROUP BY id ORDER BY id", args).fetchall()
         return [Positive(r[0], r[1], r[2]) for r in rows]
-
-    def positive_sources(self) -> dict[str, int]:
-        return {r[0]: r[1] for r in self.conn.execute(
-            "SELECT source, count(*) FROM positives GROUP BY source ORDER BY source")}
 
     def liked_ids(self, topic: str) -> list[str]:
         """Papers starred or saved one by one in the reader under `topic`, most recently saved

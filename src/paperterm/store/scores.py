@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from paperterm.store.db import Database
+from paperterm.store.db import Queries
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,7 @@ class ScoreRow:
     reason: str
 
 
-class ScoreQueries(Database):
+class ScoreQueries(Queries):
     def score_rows(self, ids: Sequence[str], *, topic_fp: str, model: str,
                    prompt_version: str) -> list[ScoreRow]:
         """Stored rows of these paper ids under one key, any version: the caller checks."""

@@ -13,7 +13,7 @@ import math
 import re
 from collections.abc import Mapping
 
-from paperterm.store.db import Database
+from paperterm.store.db import Queries
 from paperterm.store.fts import WEIGHTS
 from paperterm.store.papers import _row_paper
 
@@ -55,7 +55,7 @@ def choose_terms(words: Mapping[str, int], docs: Mapping[str, int], total: int,
     return [w for w in ranked if docs.get(w, 0) > 1][:3], False
 
 
-class SimilarQueries(Database):
+class SimilarQueries(Queries):
     def similar(self, paper_id: str, *, limit: int = 20, terms: int = MAX_TERMS,
                 topic_fp: str | None = None):  # -> list[SearchHit]
         """Cached papers most like this one, best first (at most `limit`)."""

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from paperterm.store.db import Database
+from paperterm.store.db import Queries
 
 
 @dataclass
@@ -20,7 +20,7 @@ class UserState:
     star_topic: str | None = None  # the topic the star was given under
 
 
-class UserQueries(Database):
+class UserQueries(Queries):
     def states(self, ids: Iterable[str]) -> dict[str, UserState]:
         out: dict[str, UserState] = {}
         for r in self.select_in("SELECT * FROM user_state WHERE id IN ({marks})", (), list(ids)):

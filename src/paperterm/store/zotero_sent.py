@@ -5,10 +5,10 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from paperterm.store.db import Database
+from paperterm.store.db import Queries
 
 
-class ZoteroSentQueries(Database):
+class ZoteroSentQueries(Queries):
     def sent_to_zotero(self, target: str, ids: Sequence[str]) -> set[str]:
         """Those of `ids` (bare arXiv ids) already sent to `target`."""
         return {r[0] for r in self.select_in(

@@ -64,7 +64,7 @@ class PapertermApp(App[int]):
         super().__init__()
         self.session = session
         self.autoscore = autoscore
-        self.store: Store | None = None
+        self.store: Store  # opened with the first screen (get_default_screen)
         self.writes = StoreWrites()  # star/seen/saved writes, retried behind a lock
         self._retry_timer: Timer | None = None
         self.quitting = False  # set by `q`: every later key and click is ignored
@@ -170,7 +170,7 @@ class PapertermApp(App[int]):
 
     def on_app_focus(self, event: events.AppFocus) -> None:
         """Back in the reader: marks another program set meanwhile (a CLI run) show."""
-        if self.store is not None and not self.writes.pending:
+        if self.store.available and not self.writes.pending:
             for screen in self.screen_stack:
                 if isinstance(screen, DayScreen):
                     screen.reload_marks()
@@ -191,7 +191,7 @@ class PapertermApp(App[int]):
         try:
             self.store = Store.open(self.session.db_path)
         except (StoreError, OSError) as exc:
-            self.store = None
+            self.store = Store.unavailable(str(exc))
             self.startup_notices.append((f"{exc} Stars and seen marks will not be kept.", "error"))
             return
         if self.store.notice:
@@ -200,12 +200,12 @@ class PapertermApp(App[int]):
     def write_store(self, what: str, op: Op) -> None:
         """Run a write (`what`: "star 2602.20191") now, or in the background while another
         program holds the database's lock; the user is told if it cannot be done."""
-        if self.store is None:
+        if not self.store.available:
             return
         error = self.writes.run(self.store, what, op)
         if error is not None:  # not a lock: the database went away or is read-only
             self.say(f"{error}. Stars and seen marks will not be kept.", "error")
-            self.drop_store()
+            self.drop_store(error)
             return
         if self.writes.pending and self._retry_timer is None:
             self.say("The database is locked by another program; paperterm keeps trying "
@@ -213,26 +213,27 @@ class PapertermApp(App[int]):
             self._retry_timer = self.set_interval(1.0, self._retry_writes)
 
     def _retry_writes(self) -> None:
-        if self.store is not None:
+        if self.store.available:
             for message in self.writes.retry(self.store):
                 self.say(message, "error")
-        if (self.store is None or not self.writes.pending) and self._retry_timer is not None:
+        if (not self.store.available or not self.writes.pending) \
+                and self._retry_timer is not None:
             self._retry_timer.stop()
             self._retry_timer = None
 
-    def drop_store(self) -> None:
+    def drop_store(self, problem: str = "the database went away") -> None:
         """The database went away: carry on without it (marks are no longer kept)."""
-        self.store = None
+        from paperterm.store import Store
+
+        self.store = Store.unavailable(problem)
 
     def on_unmount(self) -> None:
         # the screens are unmounted first: they have written what they had to
-        if self.store is not None:
-            if self.writes.pending:  # one last try, with a longer wait, before closing
-                self.writes.busy_wait = 2.0
-                self.writes.retry(self.store)
-            with contextlib.suppress(Exception):
-                self.store.close()
-            self.store = None
+        if self.writes.pending and self.store.available:  # one last try, with a longer wait
+            self.writes.busy_wait = 2.0
+            self.writes.retry(self.store)
+        with contextlib.suppress(Exception):  # not opened when the app failed to start
+            self.store.close()
 
     # -- app-wide actions -----------------------------------------------------------------
 

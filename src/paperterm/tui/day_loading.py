@@ -59,7 +59,7 @@ class DayLoader:
         req = self.session.pending
         assert req is not None
         # a daemon thread, not a Textual worker: `q` must not wait for a hanging network
-        self._thread = fetch_in_thread(self.app, req, self.session.db_path)
+        self._thread = fetch_in_thread(self.app, req, self.session.open_store)
         day = self.session.day
         if day.source == "loading":  # the empty screen counts the seconds meanwhile
             self._loading_timer = self.app.set_interval(

@@ -23,7 +23,7 @@ class Reader(Protocol):
     """The reader app as its screens use it (`reader_of(self.app)`)."""
 
     session: Session
-    store: Store | None
+    store: Store  # a stand-in (`Store.unavailable`) when there is no database
     quitting: bool  # set by `q`: nothing new starts
     hints_given: set[str]  # once per run, whatever day screens follow
 

@@ -9,8 +9,7 @@ engine and litellm imported. Each opens its own store (one per thread).
 from __future__ import annotations
 
 import threading
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from paperterm.models import Paper, Topic
 from paperterm.scoring.types import ScoringSettings
@@ -26,6 +25,7 @@ from paperterm.tui.workers import Job, Target, current_job, post
 
 if TYPE_CHECKING:
     from paperterm.services.scoring import ScoringEvent
+    from paperterm.store import StoreFactory
 
 
 def score_in_thread(
@@ -33,7 +33,7 @@ def score_in_thread(
     papers: list[Paper],
     topic: Topic,
     settings: ScoringSettings,
-    db_path: Path,
+    open_store: StoreFactory,
     cancel: threading.Event,
     day: str | None = None,
     prefilter_day: tuple[str, list[Paper]] | None = None,
@@ -55,7 +55,7 @@ def score_in_thread(
     def send(event: service.ScoringEvent) -> None:
         post(target, _as_message(worker, event))
 
-    service.score_day(papers, topic, settings, db_path=db_path, on_event=send, day=day,
+    service.score_day(papers, topic, settings, open_store=open_store, on_event=send, day=day,
                       whole_day=prefilter_day, cancel=cancel, fresh=fresh)
 
 
@@ -75,44 +75,35 @@ def _as_message(worker: Job, event: ScoringEvent) -> ScoringMessage:
 # -- local rankings ---------------------------------------------------------------------
 
 
-def _open_store(db_path: Path) -> Any:
-    from paperterm.store import Store
-
-    try:
-        return Store.open(db_path)
-    except Exception:  # no cache this time; the scores still come
-        return None
-
-
-def rank_in_thread(target: Target, papers: list[Paper], topic: Topic, db_path: Path,
-                   label: str, keywords_first: bool) -> None:
+def rank_in_thread(target: Target, papers: list[Paper], topic: Topic,
+                   open_store: StoreFactory, label: str, keywords_first: bool) -> None:
     """The learned local ranking (keyword scores first, with `keywords_first`), posted to
     `target` as `LocalScores` of this worker."""
     from paperterm.scoring.local import rank_locally
+    from paperterm.store import open_or_unavailable
 
     job = current_job()
-    store = _open_store(db_path)
+    store = open_or_unavailable(open_store)  # none: no cache this time, the scores still come
     try:
         if keywords_first:
             keywords = rank_locally(store, papers, topic, day=label, keywords_only=True)
             post(target, LocalScores(job, topic, keywords))
         scores = rank_locally(store, papers, topic, day=label)
     finally:
-        if store is not None:
-            store.close()
+        store.close()
     post(target, LocalScores(job, topic, scores))
 
 
-def provisional_in_thread(target: Target, papers: list[Paper], topic: Topic, db_path: Path,
-                          label: str) -> None:
+def provisional_in_thread(target: Target, papers: list[Paper], topic: Topic,
+                          open_store: StoreFactory, label: str) -> None:
     """Keyword scores to lay under the papers the model did not score."""
     from paperterm.scoring.local import rank_locally
+    from paperterm.store import open_or_unavailable
 
     job = current_job()
-    store = _open_store(db_path)
+    store = open_or_unavailable(open_store)  # none: no cache this time, the scores still come
     try:
         scores = rank_locally(store, papers, topic, day=label, keywords_only=True)
     finally:
-        if store is not None:
-            store.close()
+        store.close()
     post(target, LocalScores(job, topic, scores, provisional=True))

@@ -3,13 +3,15 @@ day screen on a worker thread (the web API or a slow desktop must never block th
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from paperterm.config import ZoteroConfig
 from paperterm.models import Paper
+
+if TYPE_CHECKING:
+    from paperterm.store import StoreFactory
 
 
 @dataclass(frozen=True)
@@ -19,18 +21,15 @@ class ZoteroOutcome:
 
 
 def send_to_zotero(papers: Sequence[Paper], cfg: ZoteroConfig,
-                   db_path: Path | None = None) -> ZoteroOutcome:
+                   open_store: StoreFactory) -> ZoteroOutcome:
     """Send `papers` where `[zotero]` says, but those sent there before (recorded in the
-    database at `db_path`); never raises (a failure is the outcome)."""
-    from paperterm.store import Store
+    database `open_store` opens); never raises (a failure is the outcome)."""
+    from paperterm.store import open_or_unavailable
     from paperterm.zotero import PartlySaved, ZoteroError, send_new_papers
 
-    store = None
-    if db_path is not None:
-        with contextlib.suppress(Exception):  # no record this time: all are sent
-            store = Store.open(db_path)
+    store = open_or_unavailable(open_store)  # no database: no record this time, all are sent
     try:
-        sent = send_new_papers(papers, cfg, store)
+        sent = send_new_papers(papers, cfg, store.zotero)
     except PartlySaved as exc:  # the marks stay: `Z` again sends the rest
         return ZoteroOutcome(f"Zotero stopped part-way: {exc}", error=True)
     except ZoteroError as exc:
@@ -38,6 +37,5 @@ def send_to_zotero(papers: Sequence[Paper], cfg: ZoteroConfig,
     except Exception as exc:  # a worker must not die with a traceback on screen
         return ZoteroOutcome(f"Not sent to Zotero: {type(exc).__name__}: {exc}", error=True)
     finally:
-        if store is not None:
-            store.close()
+        store.close()
     return ZoteroOutcome(sent.message())

@@ -18,7 +18,7 @@ from paperterm.zotero.web import WebLibrary, library_label
 
 if TYPE_CHECKING:
     from paperterm.config import ZoteroConfig
-    from paperterm.store import Store
+    from paperterm.store import ZoteroRecords
 
 
 def send_papers(papers: Sequence[Paper], cfg: ZoteroConfig, collection: str | None = None,
@@ -57,17 +57,17 @@ def target_of(cfg: ZoteroConfig, web: bool | None = None) -> tuple[bool, str]:
     return use_web, f"web:{cfg.library_type}/{cfg.library_id}" if use_web else "desktop"
 
 
-def send_new_papers(papers: Sequence[Paper], cfg: ZoteroConfig, store: Store | None,
+def send_new_papers(papers: Sequence[Paper], cfg: ZoteroConfig, records: ZoteroRecords,
                     collection: str | None = None, web: bool | None = None,
                     resend: bool = False) -> Sent:
-    """`send_papers`, but for papers already sent to the same library (recorded in `store`),
+    """`send_papers`, but for papers already sent to the same library (in `records`),
     unless `resend`: sending the starred papers every day adds each one once. Raises
     ZoteroError as `send_papers` does; what a send stopped part-way had added is recorded."""
     use_web, target = target_of(cfg, web)
     already: set[str] = set()
-    if store is not None and not resend:
+    if not resend:
         with contextlib.suppress(Exception):  # an unreadable record: send them all
-            already = store.sent_to_zotero(target, [p.id for p in papers])
+            already = records.sent_to_zotero(target, [p.id for p in papers])
     todo = [p for p in papers if p.id not in already]
     if not todo:
         where = library_label(cfg.library_type, cfg.library_id) if use_web else "desktop"
@@ -75,22 +75,22 @@ def send_new_papers(papers: Sequence[Paper], cfg: ZoteroConfig, store: Store | N
     try:
         where = send_papers(todo, cfg, collection, use_web)
     except PartlySaved as exc:
-        if not _record(store, target, exc.created):
+        if not _record(records, target, exc.created):
             raise
         left = len(todo) - len(exc.created)
         again = (f"sending again{' without --resend' * resend} sends only the other {left}"
                  if left else "they are not sent there again (unless --resend)")
         raise PartlySaved(f"{exc}; {again}", exc.created) from None
-    _record(store, target, [p.id for p in todo])
+    _record(records, target, [p.id for p in todo])
     return Sent(where, len(todo), len(papers) - len(todo))
 
 
-def _record(store: Store | None, target: str, ids: list[str]) -> bool:
-    """Record `ids` as sent to `target`; whether that worked."""
-    if store is None or not ids:
+def _record(records: ZoteroRecords, target: str, ids: list[str]) -> bool:
+    """Record `ids` as sent to `target`; whether that worked (and is kept)."""
+    if not records.available or not ids:
         return False
     try:
-        store.record_zotero_sent(target, ids)
+        records.record_zotero_sent(target, ids)
     except Exception:  # sent all the same
         return False
     return True

@@ -57,21 +57,22 @@ class WebLibrary:
         """pyzotero sleeps as long as a Retry-After / Backoff says, on its next request; an
         hour-long wait would freeze the command. Longer than MAX_WAIT: a 429 gives up at
         once, any other answer's Backoff is shortened."""
-        record = getattr(self.zot, "_set_backoff", None)
-        if record is None:  # pragma: no cover - a pyzotero without it just waits
-            return
+        from paperterm.zotero.pyzotero_compat import cap_backoff
 
-        def capped(duration: str | float) -> None:
-            try:
-                seconds = float(duration)
-            except (TypeError, ValueError):
-                seconds = 0.0
-            if seconds > MAX_WAIT and self._status() == 429:
-                raise ZoteroError("Zotero web API: HTTP 429: too many requests; try again "
-                                  f"in {seconds:.0f} s")
-            record(min(max(seconds, 0.0), MAX_WAIT))
+        def capping(record: Callable[[float], None]) -> Callable[[Any], None]:
+            def capped(duration: str | float) -> None:
+                try:
+                    seconds = float(duration)
+                except (TypeError, ValueError):
+                    seconds = 0.0
+                if seconds > MAX_WAIT and self._status() == 429:
+                    raise ZoteroError("Zotero web API: HTTP 429: too many requests; try "
+                                      f"again in {seconds:.0f} s")
+                record(min(max(seconds, 0.0), MAX_WAIT))
 
-        self.zot._set_backoff = capped  # type: ignore[method-assign]  # pyzotero's private hook
+            return capped
+
+        cap_backoff(self.zot, capping)
 
     # -- pyzotero, its errors as one line ---------------------------------------------------
     def _call(self, fn: Callable[[], T]) -> T:

@@ -48,7 +48,7 @@ def training_examples(store: Store | None, topic: Topic) -> list[Example]:
     if store is None:
         return []
     with contextlib.suppress(Exception):
-        return store.training_examples(topic.name)
+        return store.marks.training_examples(topic.name)
     return []
 
 
@@ -59,7 +59,7 @@ def cached(store: Store | None, day: str, papers: Sequence[Paper], topic: Topic,
         return None
     rows = None
     with contextlib.suppress(Exception):  # an unreadable cache is only a slower start
-        rows = store.local_scores(day, local_key(topic), version, papers_fingerprint(papers))
+        rows = store.scores.local_scores(day, local_key(topic), version, papers_fingerprint(papers))
     if rows is None:
         return None
     return [Score(i, v, r, None, why, "scored", fine=f) for i, v, r, why, f in rows]
@@ -70,6 +70,6 @@ def save(store: Store | None, day: str, papers: Sequence[Paper], topic: Topic, v
     if store is None:
         return
     with contextlib.suppress(Exception):  # not cached: computed again next time
-        store.save_local_scores(day, local_key(topic), version, papers_fingerprint(papers),
-                                [(s.paper_id, s.version, s.relevance or 1, s.reason,
-                                  s.fine or 0.0) for s in scores])
+        store.scores.save_local_scores(day, local_key(topic), version, papers_fingerprint(papers),
+                                       [(s.paper_id, s.version, s.relevance or 1, s.reason,
+                                         s.fine or 0.0) for s in scores])

@@ -89,7 +89,7 @@ def paper_embeddings(store: Store | None, papers: Sequence[Paper]) -> np.ndarray
     cached: dict[str, tuple[str, bytes]] = {}
     if store is not None:
         with contextlib.suppress(Exception):
-            cached = store.embeddings(MODEL_KEY, [p.id for p in papers])
+            cached = store.scores.embeddings(MODEL_KEY, [p.id for p in papers])
     missing, unsaved = [], []
     for i, (p, fp) in enumerate(zip(papers, fps, strict=True)):
         hit = cached.get(p.id)
@@ -111,8 +111,8 @@ def paper_embeddings(store: Store | None, papers: Sequence[Paper]) -> np.ndarray
     to_save = sorted(missing + unsaved)
     if to_save and store is not None:
         with contextlib.suppress(Exception):  # not cached: embedded again next time
-            store.save_embeddings(MODEL_KEY, [(papers[i].id, fps[i], out[i].tobytes())
-                                              for i in to_save])
+            store.scores.save_embeddings(MODEL_KEY, [(papers[i].id, fps[i], out[i].tobytes())
+                                                     for i in to_save])
     return out
 
 

@@ -182,10 +182,8 @@ class DayScreen(Screen[None]):
     def _load_marks(self) -> None:
         """Seen, starred and saved marks from the store."""
         store = self.reader.store
-        if store is None:
-            return
         by_id = self.model.by_id
-        for pid, st in store.states(by_id).items():
+        for pid, st in store.marks.states(by_id).items():
             e = by_id.get(pid)
             if e is not None:
                 e.seen, e.starred, e.saved, e.bib_key = st.seen, st.starred, st.saved, st.bib_key
@@ -195,7 +193,7 @@ class DayScreen(Screen[None]):
     def reload_marks(self) -> None:
         """The marks as the store has them now (another program may have set some)."""
         store = self.reader.store
-        if store is not None and self.alive:
+        if self.alive and store.available:  # a stand-in would wipe the shown marks
             self.triage.reload(store)
             self.library.load_annotations(self.model.by_id)
 

@@ -22,11 +22,10 @@ from paperterm.tui.messages import DayFetched, DayFetchFailed
 from paperterm.tui.workers import Target, current_job, post
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from paperterm.models import Day
     from paperterm.session import Session
     from paperterm.sources.loader import LoadRequest
+    from paperterm.store import StoreFactory
     from paperterm.tui.screens.day_view import DayView
 
 
@@ -113,11 +112,11 @@ class DayNavigation:
                            "date.", "warning")
                 return
             current = today + timedelta(days=1)
-        if store is None:
+        if not store.available:
             reader.say("No database: days cannot be looked up.", "error")
             return
         base = base_request(self.session)
-        target = daynav.neighbour(store, base.feed_key, current, step, today,
+        target = daynav.neighbour(store.papers, base.feed_key, current, step, today,
                                   offline=base.offline)
         if target.day is None:
             reader.say(target.notice or "No other announcement day.", "warning")
@@ -136,11 +135,11 @@ class DayNavigation:
             reader.say(str(exc), "error")
             return
         base = base_request(self.session)
-        cached = store is not None and bool(store.cached_days(base.feed_key, day, day))
+        cached = bool(store.papers.cached_days(base.feed_key, day, day))
         if not cached and base.offline:
             reader.say(f"Offline: the {day.isoformat()} announcement is not cached.", "warning")
             return
-        if not cached and store is not None and store.empty_days(base.feed_key, day, day):
+        if not cached and store.papers.empty_days(base.feed_key, day, day):
             reader.say(f"arXiv announced nothing on {day.isoformat()} (a holiday).", "warning")
             return
         self.open_day(replace(base, date=None if day == today and not cached else day), notice)
@@ -158,7 +157,7 @@ class DayNavigation:
             reader.say("Already loading…", timeout=3)
             return
         store = reader.store
-        if store is not None:
+        if store.available:
             try:
                 day = days.cached_day(req, store)
             except (loader.LoadError, OSError) as exc:
@@ -169,7 +168,7 @@ class DayNavigation:
                 return
         reader.session = replace(reader.session, pending=req)
         reader.say(loader.loading_label(req), timeout=5)
-        self._thread = fetch_in_thread(self.view, req, reader.session.db_path, notice)
+        self._thread = fetch_in_thread(self.view, req, reader.session.open_store, notice)
 
     def fetched(self, message: DayFetched) -> None:
         if message.worker is self._thread:
@@ -198,7 +197,7 @@ class DayNavigation:
                 reader.say(text, "warning", timeout=8)
 
 
-def fetch_in_thread(target: Target, req: LoadRequest, db_path: Path,
+def fetch_in_thread(target: Target, req: LoadRequest, open_store: StoreFactory,
                     notice: str | None = None) -> threading.Thread:
     """Load the day `req` asks for on a daemon thread (the load-a-day service's `fetch_day`,
     its own store; `q` never waits for a hanging network) and post the outcome to `target`
@@ -212,7 +211,7 @@ def fetch_in_thread(target: Target, req: LoadRequest, db_path: Path,
         else:
             post(target, DayFetchFailed(job, event.error))
 
-    thread = threading.Thread(target=days.fetch_day, args=(req, db_path, report),
+    thread = threading.Thread(target=days.fetch_day, args=(req, open_store, report),
                               name="paperterm-day", daemon=True)
     thread.start()
     return thread

@@ -33,7 +33,7 @@ class Enrichment:
         from paperterm.enrich.signals import load_signals
 
         by_id = self.model.by_id
-        for pid, sig in load_signals(store, list(by_id)).items():
+        for pid, sig in load_signals(store.enrichment, list(by_id)).items():
             by_id[pid].signals = sig
         table = self.view.table
         table.with_signals = any(e.signals for e in self.model.entries)
@@ -53,10 +53,8 @@ class Enrichment:
     def done(self, message: EnrichmentDone) -> None:
         if message.worker is not self._worker:
             return
-        store = self.view.reader.store
-        if store is not None:
-            self.show_signals(store)
-            self.view.refilter()
+        self.show_signals(self.view.reader.store)
+        self.view.refilter()
         if message.problem:
             self.view.reader.say(f"Enrichment incomplete: {message.problem}", "warning",
                                  timeout=8)
@@ -64,13 +62,11 @@ class Enrichment:
 
 def enrich_in_thread(target: Target, session: Session, papers: list[Paper]) -> None:
     from paperterm.enrich.run import enrich
-    from paperterm.store import Store
-
     req = session.request
     try:
-        store = Store.open(session.db_path)
+        store = session.open_store()
         try:
-            outcome = enrich(store, papers, session.config.enrich, day=session.day.day,
+            outcome = enrich(store.enrichment, papers, session.config.enrich, day=session.day.day,
                              offline=bool(req is not None and req.offline))
         finally:
             store.close()

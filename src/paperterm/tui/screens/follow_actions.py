@@ -68,7 +68,7 @@ class Follows:
         reader = self.view.reader
         key = name_key(author)
         reader.write_store(f"following {author}",
-                           lambda store: store.set_followed(author, key, on))
+                           lambda store: store.marks.set_followed(author, key, on))
         base = self.session.config.follow
         if not on and any(name_key(n) == key for n in base):
             reader.say(f"{author} is followed in the config file (follow = [...]); "

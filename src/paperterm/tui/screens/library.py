@@ -89,8 +89,6 @@ class LibraryScreen(Screen[None]):
         from paperterm.services import library
 
         store = self.reader.store
-        if store is None:
-            return []
         topic, settings = self.reader.session.topic, self.reader.session.settings
         if self.mode == "starred":
             return library.starred(store, topic, settings)[0]
@@ -102,7 +100,7 @@ class LibraryScreen(Screen[None]):
     def refresh_results(self) -> None:
         self.hits = self._find()
         store = self.reader.store
-        self.starred = store.starred_ids() if store is not None else set()
+        self.starred = store.marks.starred_ids()
         results = self.query_one("#library-results", OptionList)
         results.clear_options()
         results.add_options([Option(self._row(h)) for h in self.hits])
@@ -131,8 +129,8 @@ class LibraryScreen(Screen[None]):
             return
         p = h.paper
         store = self.reader.store
-        note = store.note(p.id) if store is not None else ""
-        tags = store.tags([p.id]).get(p.id, []) if store is not None else []
+        note = store.marks.note(p.id)
+        tags = store.marks.tags([p.id]).get(p.id, [])
         out = Text()
         out.append(tex(p.title) + "\n", style="bold")
         out.append(", ".join(tex(a) for a in p.authors) + "\n")
@@ -163,11 +161,11 @@ class LibraryScreen(Screen[None]):
         """Star or unstar the result under the cursor; it stays where it is (shown
         unstarred in the Starred list until the list is opened again)."""
         h, store = self.current, self.reader.store
-        if h is None or store is None:
+        if h is None:
             return
         pid = h.paper.id
         starred = pid not in self.starred
-        store.set_starred(pid, starred, topic=self.reader.session.topic.name)
+        store.marks.set_starred(pid, starred, topic=self.reader.session.topic.name)
         (self.starred.add if starred else self.starred.discard)(pid)
         results = self.query_one("#library-results", OptionList)
         if results.highlighted is not None:
@@ -183,10 +181,9 @@ class LibraryScreen(Screen[None]):
         if h is None:
             return
         outcome = save_papers([h.paper], self.reader.session.bib_path, self._options())
-        if (not outcome.error and self.reader.store is not None and outcome.in_file
-                and outcome.path is not None):
-            self.reader.store.mark_saved(outcome.in_file, outcome.path,
-                                         topic=self.reader.session.topic.name)
+        if not outcome.error and outcome.in_file and outcome.path is not None:
+            self.reader.store.marks.mark_saved(outcome.in_file, outcome.path,
+                                               topic=self.reader.session.topic.name)
             self.reader.apply_marks(
                 [MarkChange(tuple(pid for pid, _ in outcome.in_file), "saved", True)])
         self.reader.say(outcome.message, "error" if outcome.error else "information")
@@ -233,8 +230,8 @@ class NoteEditor(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         store = self.reader.store
-        note = store.note(self.paper_id) if store is not None else ""
-        tags = store.tags([self.paper_id]).get(self.paper_id, []) if store is not None else []
+        note = store.marks.note(self.paper_id)
+        tags = store.marks.tags([self.paper_id]).get(self.paper_id, [])
         with Vertical(id="note-editor"):
             yield Label(f"Note on {self.paper_id}  (ctrl+s saves, esc cancels)")
             yield TextArea(note, id="note-text")
@@ -247,15 +244,16 @@ class NoteEditor(ModalScreen[bool]):
 
     def action_save(self) -> None:
         store = self.reader.store
-        if store is None:
+        if not store.available:
             self.reader.say("No database: the note cannot be kept.", "error")
             self.dismiss(False)
             return
-        store.set_note(self.paper_id, self.query_one(TextArea).text)
-        store.set_tags(self.paper_id, self.query_one("#note-tags", Input).value.split(","))
+        store.marks.set_note(self.paper_id, self.query_one(TextArea).text)
+        store.marks.set_tags(self.paper_id, self.query_one("#note-tags", Input).value.split(","))
         pid = self.paper_id
-        self.reader.apply_marks([MarkChange((pid,), "note", store.note(pid)),
-                                 MarkChange((pid,), "tags", tuple(store.tags([pid]).get(pid, [])))])
+        tags = tuple(store.marks.tags([pid]).get(pid, []))
+        self.reader.apply_marks([MarkChange((pid,), "note", store.marks.note(pid)),
+                                 MarkChange((pid,), "tags", tags)])
         self.reader.say(f"Note and tags saved for {self.paper_id}", timeout=3)
         self.dismiss(True)
 

@@ -23,9 +23,9 @@ class LibraryActions:
         """The user's notes and tags on these papers, from the store, into the day model."""
         store = self.view.reader.store
         ids = list(ids)
-        if store is None or not ids:
+        if not ids:
             return
-        notes, tags = store.notes(ids), store.tags(ids)
+        notes, tags = store.marks.notes(ids), store.marks.tags(ids)
         changes = []
         for pid in ids:
             e = self.model.by_id.get(pid)

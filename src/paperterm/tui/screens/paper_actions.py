@@ -18,10 +18,9 @@ from paperterm.tui.text import one_line
 from paperterm.tui.workers import Target, current_job, post
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from paperterm.config import ZoteroConfig
     from paperterm.session import Session
+    from paperterm.store import StoreFactory
     from paperterm.tui.bib_actions import BibOptions
     from paperterm.tui.screens.day_view import DayView
     from paperterm.tui.screens.scoring import ScoringController
@@ -54,7 +53,7 @@ class PaperActions:
         pid, starred, topic = e.id, not e.starred, self.view.topic.name
         self.model.apply_marks([MarkChange((pid,), "starred", starred)])
         self.view.reader.write_store(
-            f"the star of {pid}", lambda store: store.set_starred(pid, starred, topic=topic))
+            f"the star of {pid}", lambda store: store.marks.set_starred(pid, starred, topic=topic))
         if starred:
             self.triage.mark_seen([e])
         self.scoring.relearn()  # stars are what the local ranking learns from
@@ -63,14 +62,14 @@ class PaperActions:
         """Tell the local ranking this paper is not for the current topic (again: undo)."""
         e = self.view.current
         store = self.view.reader.store
-        if e is None or store is None:
-            if store is None:
+        if e is None or not store.available:
+            if not store.available:
                 self._say("No database: paperterm cannot remember this.", "warning")
             return
         pid, topic = e.id, self.view.topic.name
-        dismissed = pid not in store.dismissed_ids(topic)
+        dismissed = pid not in store.marks.dismissed_ids(topic)
         self.view.reader.write_store(f"not interested in {pid}",
-                                     lambda s: s.set_dismissed(pid, topic, dismissed))
+                                     lambda s: s.marks.set_dismissed(pid, topic, dismissed))
         self.model.apply_marks([MarkChange((pid,), "dismissed", dismissed)])
         title = one_line(e.paper.title)[:60]
         self._say(f"Not interested ({topic}): {title}; ranked lower from now on"
@@ -122,7 +121,7 @@ class PaperActions:
         if outcome.in_file and outcome.path is not None:
             in_file, path, topic = list(outcome.in_file), outcome.path, self.view.topic.name
             self.view.reader.write_store(
-                "the saved marks", lambda store: store.mark_saved(in_file, path, topic=topic))
+                "the saved marks", lambda store: store.marks.mark_saved(in_file, path, topic=topic))
         for pid, key in outcome.in_file:
             e = self.model.by_id.get(pid)
             if e is not None:
@@ -178,7 +177,7 @@ class PaperActions:
         # the app's worker: it goes on if another day replaces this screen
         self.view.app.run_worker(
             partial(zotero_in_thread, self.view, targets, self.session.config.zotero,
-                    self.session.db_path),
+                    self.session.open_store),
             name="zotero", group="zotero", thread=True, exit_on_error=False)
 
     def zotero_done(self, message: ZoteroDone) -> None:
@@ -205,9 +204,9 @@ class PaperActions:
 
 
 def zotero_in_thread(target: Target, targets: list[Entry], cfg: ZoteroConfig,
-                     db_path: Path) -> None:
+                     open_store: StoreFactory) -> None:
     """Send `targets` to Zotero; every send is a job of its own, each outcome counts."""
     from paperterm.tui.zotero_actions import send_to_zotero
 
-    outcome = send_to_zotero([e.paper for e in targets], cfg, db_path)
+    outcome = send_to_zotero([e.paper for e in targets], cfg, open_store)
     post(target, ZoteroDone(current_job(), targets, outcome))

@@ -121,7 +121,7 @@ class ScoringController:
             return
         papers = [e.paper for e in self.model.entries]
         self._rank_worker = self.view.run_worker(
-            partial(rank_in_thread, self.view, papers, self.view.topic, self.session.db_path,
+            partial(rank_in_thread, self.view, papers, self.view.topic, self.session.open_store,
                     self.session.day.label, keywords_first),
             name="ranking", group="ranking", thread=True, exit_on_error=False)
 
@@ -165,7 +165,7 @@ class ScoringController:
             self._provisional(topic, scores)
             return
         self._provisional_worker = self.view.run_worker(
-            partial(provisional_in_thread, self.view, papers, topic, self.session.db_path,
+            partial(provisional_in_thread, self.view, papers, topic, self.session.open_store,
                     self.session.day.label),
             name="ranking", group="ranking", thread=True, exit_on_error=False)
 
@@ -184,11 +184,11 @@ class ScoringController:
         todo = papers
         store = self.view.reader.store
         by_id = self.model.by_id
-        if use_cache and store is not None:
+        if use_cache:
             from paperterm.scoring import cached_scores
 
             try:
-                cached = cached_scores(store, todo, self.view.topic, self.session.settings)
+                cached = cached_scores(store.scores, todo, self.view.topic, self.session.settings)
             except Exception as exc:
                 cached = {}
                 self.view.notices.append((f"score cache unreadable: {exc}", "warning"))
@@ -227,7 +227,7 @@ class ScoringController:
         day = s.day.day.isoformat() if s.day.day else None
         whole = (s.day.label, [e.paper for e in self.model.entries]) if prefilter else None
         self._worker = view.run_worker(
-            partial(score_in_thread, view, papers, view.topic, s.settings, s.db_path,
+            partial(score_in_thread, view, papers, view.topic, s.settings, s.open_store,
                     self._cancel, day, whole, fresh),
             name="scoring", group="scoring", thread=True, exit_on_error=False,
         )

@@ -91,7 +91,7 @@ class SummaryScreen(ModalScreen[None]):
 
         try:
             got, run = summarize_papers([self.paper], self.session.settings, self.language,
-                                        db_path=self.session.db_path, cancel=self.cancel)
+                                        open_store=self.session.open_store, cancel=self.cancel)
         except ScoringError as exc:
             self._post(None, f"No summary: {exc}", "")
             return

@@ -58,13 +58,13 @@ class Triage:
         ids, self._pending_seen = sorted(self._pending_seen), set()
         topic = self.view.topic.name  # what was read under this topic teaches it
         self.view.reader.write_store("the seen marks",
-                                     lambda store: store.mark_seen(ids, topic=topic))
+                                     lambda store: store.marks.mark_seen(ids, topic=topic))
 
     def reload(self, store: Store) -> None:
         """Seen, starred and saved marks as the store has them now: those that differ show.
         Seen marks are only ever added (this screen's own are written first)."""
         self.flush_seen()
-        states = store.states(self.model.by_id)
+        states = store.marks.states(self.model.by_id)
         changes = []
         for e in self.model.entries:
             st = states.get(e.id)
