@@ -70,7 +70,7 @@ async def test_novelty_column_shows_when_the_model_scores(make_session, make_app
 
 
 async def test_footer_keys_that_do_not_fit_whole_are_hidden(make_session, make_app):
-    from textual.widgets._footer import FooterKey
+    from paperterm.tui.compat import FooterKey
 
     app = make_app(make_session())
     async with app.run_test(size=(80, 24)) as pilot:
@@ -96,7 +96,7 @@ async def test_the_footer_is_rebuilt_only_when_its_keys_change(make_session, mak
                                                                until):
     """Textual rebuilt every footer key on each bindings signal (three identical rebuilds
     while the reader started)."""
-    from textual.widgets._footer import FooterKey
+    from paperterm.tui.compat import FooterKey
 
     app = make_app(make_session())
     async with app.run_test(size=(140, 24)) as pilot:

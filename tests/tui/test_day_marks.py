@@ -129,3 +129,29 @@ async def test_no_browser_is_a_notice(make_session, make_app, probe, size, monke
     async with app.run_test(size=size) as pilot:
         await pilot.press("o")
         assert "No browser found" in probe(app).notices("warning")[-1]
+
+
+async def test_typing_a_filter_marks_no_paper_seen_that_only_flashed_by(make_session, make_app,
+                                                                       probe, size, until):
+    """issue 19: typing a `/` filter one letter at a time marked seen the papers that were
+    under the cursor only while a one-letter prefix matched. Only the paper the user rested
+    on in the list (and left when the filter hid it) becomes seen."""
+    app = make_app(make_session(), autoscore=False)
+    async with app.run_test(size=size) as pilot:
+        p = probe(app)
+        first = p.current
+        await pilot.press("j")  # reading: the first paper is seen, the cursor rests on the 2nd
+        rested = p.current
+        assert [e.id for e in p.day.entries if e.seen] == [first.id]
+        flashed = set()
+        await pilot.press("slash")
+        for letter in "transformer":
+            await pilot.press(letter)
+            await until(pilot, lambda typed=letter: p.day.filters.text.endswith(typed))
+            await pilot.pause()
+            if p.current is not None:
+                flashed.add(p.current.id)
+        flashed -= {rested.id}
+        assert flashed  # the cursor went over other papers while the word was typed
+        seen = {e.id for e in p.day.entries if e.seen}
+        assert seen <= {first.id, rested.id}, seen & flashed

@@ -196,7 +196,7 @@ async def test_garbage_collection_resumes_after_the_first_paint(make_session, ma
         async with app.run_test(size=size) as pilot:
             await until(pilot, gc.isenabled)
             assert len(probe(app).shown) == 244 and gc.get_freeze_count() > 0
-            app._day_loaded(app.session.day)  # a day loaded later: the first screen can go
+            app.loader.day_loaded(app.session.day)  # a day loaded later: the first screen can go
             assert gc.get_freeze_count() == 0
     finally:
         gc.enable()

@@ -96,3 +96,85 @@ async def test_similar_shows_the_score_of_the_current_model_not_an_old_cached_on
         await until(pilot, lambda: isinstance(screen, LibraryScreen) and bool(screen.hits))
         hit = next(h for h in screen.hits if h.paper.id == "2602.00002")
         assert hit.relevance == 9
+
+
+def _cached(session) -> None:  # type: ignore[no-untyped-def]
+    store = Store.open(session.db_path)  # the loader caches the day it shows
+    store.papers.save_day("cs.AI+cs.LG", session.day.day, session.day.papers, source="feed")
+    store.close()
+
+
+async def test_a_star_given_in_search_shows_in_the_day_list_at_once(make_session, make_app,
+                                                                   probe, size, until):
+    """issue 19, "views go stale": a paper starred or saved from the search screen showed
+    unstarred and unsaved in the day list, and the header counted 0 starred, until a
+    restart."""
+    session = make_session()
+    _cached(session)
+    app = make_app(session, autoscore=False)
+    async with app.run_test(size=size) as pilot:
+        p = probe(app)
+        target = p.shown[0].paper
+        await pilot.press("F")
+        screen = app.screen
+        assert isinstance(screen, LibraryScreen)
+        word = max((w for w in target.title.split() if w.isalpha()), key=len)
+        await pilot.press(*word.lower())
+        found = lambda: [h.paper.id for h in screen.hits]  # noqa: E731
+        await until(pilot, lambda: target.id in found())
+        await pilot.press("enter", *["down"] * found().index(target.id))
+        assert screen.current is not None and screen.current.paper.id == target.id
+        await pilot.press("asterisk", "b")  # star it, save it to the .bib file
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is p.day)
+        assert p.entry(target.id).starred and p.entry(target.id).saved
+        assert "★" in p.marks(0) and "✓" in p.marks(0)
+        assert " 1★" in p.header()
+
+
+async def test_star_twice_in_the_starred_list_toggles_the_same_row(make_session, make_app,
+                                                                  size, until):
+    """issue 19, "Starred list loses stars": `*` removed the row, the cursor landed on the
+    next paper and a second `*` unstarred that one. The row stays, shown unstarred."""
+    session = make_session()
+    _cached(session)
+    ids = [p.id for p in session.day.papers[:3]]
+    store = Store.open(session.db_path)
+    for pid in ids:
+        store.marks.set_starred(pid, True)
+    store.close()
+    app = make_app(session, autoscore=False)
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("L")
+        starred = app.screen
+        assert isinstance(starred, LibraryScreen)
+        await until(pilot, lambda: len(starred.hits) == 3)
+        first = starred.current
+        assert first is not None
+        await pilot.press("asterisk")
+        assert len(starred.hits) == 3 and starred.current is first  # the row stays
+        assert app.store is not None and first.paper.id not in app.store.marks.starred_ids()
+        assert "★" not in str(starred.query_one("#library-results").get_option_at_index(0)
+                              .prompt)
+        await pilot.press("asterisk")  # the same paper again: starred again
+        assert app.store.marks.starred_ids() == set(ids)
+        await pilot.press("escape", "L")
+        assert len(app.screen.hits) == 3
+
+
+async def test_marks_set_by_another_program_show_when_the_reader_regains_focus(
+        make_session, make_app, probe, size, until):
+    from textual import events
+
+    session = make_session()
+    app = make_app(session, autoscore=False)
+    async with app.run_test(size=size) as pilot:
+        p = probe(app)
+        target = p.shown[2]
+        assert not target.starred
+        other = Store.open(session.db_path)  # e.g. `paperterm star ID` in another terminal
+        other.marks.set_starred(target.id, True)
+        other.close()
+        app.post_message(events.AppFocus())
+        await until(pilot, lambda: target.starred)
+        assert "★" in p.marks(2)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
-import pytest
 from support.sourcetree import (
     MODULES,
     SRC,
@@ -62,8 +61,6 @@ def many_bases(code: Code, limit: int = MAX_BASES) -> list[str]:
             if isinstance(node, ast.ClassDef) and len(node.bases) > limit]
 
 
-@pytest.mark.xfail(strict=True, reason="DayScreen joins 10 bases (9 mixins and Screen) "
-                                       "until the tui part of issue 19 lands")
 def test_no_class_has_more_than_four_bases():
     offenders = many_bases(ALL)
     assert not offenders, _report(f"classes with more than {MAX_BASES} bases", offenders)
@@ -78,8 +75,6 @@ def circles(g: dict[str, set[str]]) -> list[str]:
             for c in cycles(g)]
 
 
-@pytest.mark.xfail(strict=True, reason="15 tui modules import each other through "
-                                       "TYPE_CHECKING (PapertermApp) until the tui part lands")
 def test_no_import_circle_counting_type_only_and_function_level_imports():
     offenders = circles(without_package_exports(graph(type_checking=True)))
     assert not offenders, _report("import circles", offenders)
@@ -117,8 +112,6 @@ def naming(code: Code, name: str, allowed: str) -> list[str]:
             for node, used in names_in(body) if used == name]
 
 
-@pytest.mark.xfail(strict=True, reason="13 tui modules name PapertermApp until the tui part "
-                                       "of issue 19 lands")
 def test_only_tui_app_names_the_app_class():
     offenders = naming(TUI, APP_CLASS, APP_MODULE)
     assert not offenders, _report(f"places outside tui/app.py naming {APP_CLASS}", offenders)
@@ -134,8 +127,6 @@ def calls_from_thread(code: Code) -> list[str]:
             and isinstance(node.ctx, ast.Load)]
 
 
-@pytest.mark.xfail(strict=True, reason="workers report with call_from_thread in 10 places "
-                                       "until the tui part of issue 19 lands (typed messages)")
 def test_at_most_two_call_from_thread():
     offenders = calls_from_thread(ALL)
     assert len(offenders) <= MAX_CALL_FROM_THREAD, _report(
@@ -203,9 +194,6 @@ def textual_private_uses(code: Code, ours: set[str], allowed: str = COMPAT_MODUL
     return found
 
 
-@pytest.mark.xfail(strict=True, reason="the reader uses Textual's private API in footer, "
-                                       "keys, palette, paper_list and app until the tui part "
-                                       "of issue 19 puts it behind tui/compat.py")
 def test_textual_private_api_only_in_tui_compat():
     offenders = textual_private_uses(TUI, defined_names(ALL))
     assert not offenders, _report("uses of Textual's private API outside tui/compat.py",

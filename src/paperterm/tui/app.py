@@ -28,13 +28,16 @@ from textual.theme import BUILTIN_THEMES, ThemeProvider
 from textual.widget import AwaitMount
 from textual.widgets import Input
 
+from paperterm.models import Topic
 from paperterm.reader_state import remember_theme, remembered_theme
 from paperterm.session import Session
 from paperterm.theming import DEFAULT_THEME
 from paperterm.tui.commands import PapertermCommands
-from paperterm.tui.day_loading import DayLoading
+from paperterm.tui.compat import push_result_callback, refresh_truecolor_filter
+from paperterm.tui.day_loading import DayLoader
 from paperterm.tui.help import HelpScreen
 from paperterm.tui.keys import check_keymap, effective_keys
+from paperterm.tui.messages import DayFetched, DayFetchFailed
 from paperterm.tui.palette import SafeCommandPalette
 from paperterm.tui.screens.day import DayScreen
 from paperterm.tui.store_writes import Op, StoreWrites
@@ -44,10 +47,11 @@ from paperterm.tui.themes import register_themes, score_defaults
 if TYPE_CHECKING:
     from textual.timer import Timer
 
+    from paperterm.daymodel import MarkChangeLike
     from paperterm.store import Store
 
 
-class PapertermApp(DayLoading, App[int]):
+class PapertermApp(App[int]):
     """paperterm's reader. `PapertermApp(session).run()` or `run_tui(session)`."""
 
     CSS_PATH = Path(__file__).with_name("app.tcss")
@@ -65,6 +69,7 @@ class PapertermApp(DayLoading, App[int]):
         self._retry_timer: Timer | None = None
         self.quitting = False  # set by `q`: every later key and click is ignored
         self.hints_given: set[str] = set()  # once per run, whatever day screens follow
+        self.loader = DayLoader(self, self, autoscore=autoscore)  # days loaded meanwhile
         self.keymap, key_problems = check_keymap(dict(session.config.keys))
         keys, problems = effective_keys(self.keymap)
         key_problems += problems
@@ -96,7 +101,7 @@ class PapertermApp(DayLoading, App[int]):
         dark = self.current_theme.dark
         self.update_classes({f"-theme-{name}": True, "-dark-mode": dark, "-light-mode": not dark},
                             update=False)
-        self._refresh_truecolor_filter(self.ansi_theme)
+        refresh_truecolor_filter(self)
         self.stylesheet.set_variables(self.get_css_variables())  # made for the default theme
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
@@ -110,7 +115,7 @@ class PapertermApp(DayLoading, App[int]):
         self._open_store()
         screen = DayScreen(self.session, autoscore=self.autoscore)
         # as `push_screen` leaves it: `switch_screen` (another day) pops this callback
-        screen._push_result_callback(self, None)
+        push_result_callback(screen, self)
         return screen
 
     def pop_screen(self) -> AwaitComplete:
@@ -129,7 +134,7 @@ class PapertermApp(DayLoading, App[int]):
 
                 self.say(loading_label(self.session.pending).replace("loading", "Re-fetching",
                                                                      1))
-            self._start_loading()
+            self.loader.start()
 
     def on_day_screen_ready(self, message: DayScreen.Ready) -> None:
         for text, severity in [*self.startup_notices, *message.notices]:
@@ -137,6 +142,38 @@ class PapertermApp(DayLoading, App[int]):
         self.startup_notices = []
         if not gc.isenabled():  # turned off for start-up (cli/reader.py): on after the paint
             self.call_after_refresh(_collect_from_now_on)
+
+    # -- loading a day in the background (see day_loading.DayLoader) ---------------------
+
+    def action_refresh_day(self) -> None:
+        """R: fetch today's announcement again (in the background; the list stays usable)."""
+        self.loader.refresh_day()
+
+    def reload_for_topic(self, topic: Topic) -> bool:
+        """Load the shown day for `topic`'s categories in the background; False: it stays."""
+        return self.loader.reload_for_topic(topic)
+
+    def on_day_fetched(self, message: DayFetched) -> None:
+        self.loader.fetched(message)
+
+    def on_day_fetch_failed(self, message: DayFetchFailed) -> None:
+        self.loader.failed(message)
+
+    # -- marks ----------------------------------------------------------------------------
+
+    def apply_marks(self, changes: Sequence[MarkChangeLike]) -> None:
+        """Marks changed on some screen (search, starred, similar, a note): every open day
+        shows them at once."""
+        for screen in self.screen_stack:
+            if isinstance(screen, DayScreen):
+                screen.model.apply_marks(changes)
+
+    def on_app_focus(self, event: events.AppFocus) -> None:
+        """Back in the reader: marks another program set meanwhile (a CLI run) show."""
+        if self.store.available and not self.writes.pending:
+            for screen in self.screen_stack:
+                if isinstance(screen, DayScreen):
+                    screen.reload_marks()
 
     # -- notices --------------------------------------------------------------------------
 

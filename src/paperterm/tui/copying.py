@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING
 from paperterm.clipboard import copy_with_tool, osc52_support, system_tool
 
 if TYPE_CHECKING:
-    from paperterm.tui.app import PapertermApp
+    from paperterm.tui.host import Reader
 
 INSTALL_HINT = "install wl-copy, xclip or xsel, or use `paperterm export -o -`"
 
 
-def copy_text(app: PapertermApp, text: str, what: str) -> None:
+def copy_text(app: Reader, text: str, what: str) -> None:
     """Put `text` (described as `what`, e.g. "BibTeX entry key2026") on the clipboard and
     say how, and whether that is known to have worked."""
     osc52 = osc52_support(os.environ)

@@ -11,7 +11,8 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
+
+from paperterm.tui.compat import FooterKey, footer_bindings_ready, set_footer_bindings_ready
 
 PALETTE = "-command-palette"
 
@@ -35,7 +36,7 @@ class FittingFooter(Footer):
     _rebuild_queued = False
 
     def compose(self) -> ComposeResult:
-        if self._bindings_ready:
+        if footer_bindings_ready(self):
             self._shown = shown_keys(self.screen)
         children = list(super().compose())
         self.fit_keys(children, self.size.width or self.app.size.width)
@@ -45,7 +46,7 @@ class FittingFooter(Footer):
         # Textual rebuilds every key each time any binding may have changed (focus moves, a
         # screen refreshes its bindings), once per signal: four rebuilds, three of them
         # identical, while the reader starts. One rebuild, and only when the shown keys change.
-        self._bindings_ready = True
+        set_footer_bindings_ready(self)
         if not (screen.app.app_focus and self.is_attached and screen is self.screen):
             return
         if not self._rebuild_queued and shown_keys(screen) != self._shown:

@@ -180,9 +180,9 @@ _PUNCTUATION_NAMES = frozenset(_punctuation_name(c) for c in string.punctuation)
 
 
 def _split(keys: str) -> list[str]:
-    from textual.keys import _character_to_key  # "*" -> "asterisk", as Textual's keymap does
+    from paperterm.tui.compat import character_to_key  # "*" -> "asterisk", as Textual does
 
-    return [_character_to_key(k) if len(k) == 1 else k
+    return [character_to_key(k) if len(k) == 1 else k
             for k in (k.strip() for k in keys.split(",")) if k]
 
 

@@ -11,10 +11,10 @@ from textual.app import SuspendNotSupported
 from paperterm.browser import Launch, plan
 
 if TYPE_CHECKING:
-    from paperterm.tui.app import PapertermApp
+    from paperterm.tui.host import Reader
 
 
-def open_link(app: PapertermApp, url: str) -> None:
+def open_link(app: Reader, url: str) -> None:
     """Open `url`; every outcome is a notice (with the link when it did not open)."""
     launch = plan(url)
     if launch is None:
@@ -32,7 +32,7 @@ def open_link(app: PapertermApp, url: str) -> None:
         app.say(f"Opening {url}", timeout=3)
 
 
-def _in_terminal(app: PapertermApp, launch: Launch, url: str) -> None:
+def _in_terminal(app: Reader, launch: Launch, url: str) -> None:
     try:
         with app.suspend():
             try:
@@ -47,7 +47,7 @@ def _in_terminal(app: PapertermApp, launch: Launch, url: str) -> None:
         app.say(f"{launch.name} failed ({code}); the link is {url}", "warning")
 
 
-def _webbrowser(app: PapertermApp, url: str) -> None:
+def _webbrowser(app: Reader, url: str) -> None:
     import webbrowser
 
     try:

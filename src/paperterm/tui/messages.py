@@ -1,8 +1,10 @@
-"""What the scoring worker tells the day screen, as typed messages.
+"""What the reader's worker threads tell the screen (or app) that started them, as typed
+messages: the one way a thread reports (`workers.post`).
 
-Every message carries the `Worker` that sent it: the screen acts only on messages from the
-run it is waiting for, so a cancelled or replaced run (a topic switch, a rescore) can never
-paint its late scores over the current ones.
+Every message carries the worker that sent it: a Textual `Worker`, or the `threading.Thread`
+of a day load (a daemon thread: `q` must not wait for a hanging network). The receiver acts
+only on messages from the job it is waiting for, so a cancelled or replaced job (a topic
+switch, a rescore, a newer ranking) can never paint its late results over the current ones.
 """
 
 from __future__ import annotations
@@ -12,23 +14,43 @@ from typing import TYPE_CHECKING, Any
 from textual.message import Message
 
 if TYPE_CHECKING:
+    import threading
+
     from textual.worker import Worker
 
+    from paperterm.listing import Entry
+    from paperterm.models import Day, Topic
     from paperterm.scoring.types import RunSummary, Score
+    from paperterm.sources.loader import LoadRequest
+    from paperterm.tui.zotero_actions import ZoteroOutcome
+
+    Job = Worker[Any] | threading.Thread
 
 
-class ScoringMessage(Message):
-    """Base of the scoring worker's messages."""
+class WorkerMessage(Message, bubble=False):
+    """Base of every worker's messages: `worker` is the job that sent it. They go to the
+    screen (or app) that started the job and no further."""
 
-    def __init__(self, worker: Worker[Any]) -> None:
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        kwargs.setdefault("bubble", False)
+        super().__init_subclass__(**kwargs)
+
+    def __init__(self, worker: Job) -> None:
         super().__init__()
         self.worker = worker
+
+
+# -- the LLM scoring run ------------------------------------------------------------------
+
+
+class ScoringMessage(WorkerMessage):
+    """Base of the scoring worker's messages."""
 
 
 class ScoresArrived(ScoringMessage):
     """A batch of scores (new, cached or failed ones)."""
 
-    def __init__(self, worker: Worker[Any], scores: list[Score]) -> None:
+    def __init__(self, worker: Job, scores: list[Score]) -> None:
         super().__init__(worker)
         self.scores = scores
 
@@ -36,7 +58,7 @@ class ScoresArrived(ScoringMessage):
 class ScoringProgress(ScoringMessage):
     """The run's running totals: papers done, tokens, cost."""
 
-    def __init__(self, worker: Worker[Any], summary: RunSummary) -> None:
+    def __init__(self, worker: Job, summary: RunSummary) -> None:
         super().__init__(worker)
         self.summary = summary
 
@@ -44,7 +66,7 @@ class ScoringProgress(ScoringMessage):
 class ScoringFinished(ScoringMessage):
     """The run ended (possibly early: `summary.stopped` says why)."""
 
-    def __init__(self, worker: Worker[Any], summary: RunSummary) -> None:
+    def __init__(self, worker: Job, summary: RunSummary) -> None:
         super().__init__(worker)
         self.summary = summary
 
@@ -52,6 +74,63 @@ class ScoringFinished(ScoringMessage):
 class ScoringFailed(ScoringMessage):
     """The run failed as a whole; `error` is the one-line notice to show."""
 
-    def __init__(self, worker: Worker[Any], error: str) -> None:
+    def __init__(self, worker: Job, error: str) -> None:
+        super().__init__(worker)
+        self.error = error
+
+
+# -- local ranking, enrichment, Zotero, summaries -------------------------------------------
+
+
+class LocalScores(WorkerMessage):
+    """Local scores for `topic` (None: none could be made). `provisional`: laid under the
+    papers the model did not score, else the day's ranking."""
+
+    def __init__(self, worker: Job, topic: Topic, scores: list[Score] | None, *,
+                 provisional: bool = False) -> None:
+        super().__init__(worker)
+        self.topic, self.scores, self.provisional = topic, scores, provisional
+
+
+class EnrichmentDone(WorkerMessage):
+    """The day's enrichment is cached; `problem` is what went wrong ("" if nothing)."""
+
+    def __init__(self, worker: Job, problem: str) -> None:
+        super().__init__(worker)
+        self.problem = problem
+
+
+class ZoteroDone(WorkerMessage):
+    """`targets` were sent to Zotero (or not: `outcome.error`)."""
+
+    def __init__(self, worker: Job, targets: list[Entry], outcome: ZoteroOutcome) -> None:
+        super().__init__(worker)
+        self.targets, self.outcome = targets, outcome
+
+
+class SummaryReady(WorkerMessage):
+    """A paper's summary (`text`, None if there is none), the body and foot to show."""
+
+    def __init__(self, worker: Job, text: str | None, body: str, foot: str) -> None:
+        super().__init__(worker)
+        self.text, self.body, self.foot = text, body, foot
+
+
+# -- loading a day in the background --------------------------------------------------------
+
+
+class DayFetched(WorkerMessage):
+    """The day `req` asked for has loaded; `notice` is what the request had to say."""
+
+    def __init__(self, worker: Job, req: LoadRequest, day: Day,
+                 notice: str | None = None) -> None:
+        super().__init__(worker)
+        self.req, self.day, self.notice = req, day, notice
+
+
+class DayFetchFailed(WorkerMessage):
+    """The day could not be loaded; `error` is the one-line notice."""
+
+    def __init__(self, worker: Job, error: str) -> None:
         super().__init__(worker)
         self.error = error

@@ -217,10 +217,10 @@ class PaperTable(ScrollView, can_focus=True):
         self._styles = None
         self.refresh()
 
-    def _on_focus(self, event: events.Focus) -> None:
+    def on_focus(self, event: events.Focus) -> None:
         self.refresh()
 
-    def _on_blur(self, event: events.Blur) -> None:
+    def on_blur(self, event: events.Blur) -> None:
         self.refresh()
 
     def _get_styles(self) -> dict[str, Style]:

@@ -1,23 +1,27 @@
-"""The body of the LLM scoring worker thread: runs the score-a-day service
-(`services.scoring`), posting its events as the day screen's typed messages.
+"""The bodies of the scoring worker threads: the LLM run (the score-a-day service,
+`services.scoring`) and the local rankings, each posting typed messages tagged with its
+worker to the screen that started it.
 
-Runs in a Textual thread worker, after the list is on screen: only here are the scoring
-engine and litellm imported.
+They run in Textual thread workers, after the list is on screen: only here are the scoring
+engine and litellm imported. Each opens its own store (one per thread).
 """
 
 from __future__ import annotations
 
-import contextlib
 import threading
-from typing import TYPE_CHECKING, Any
-
-from textual.message import Message
-from textual.message_pump import MessagePump
-from textual.worker import Worker, get_current_worker
+from typing import TYPE_CHECKING
 
 from paperterm.models import Paper, Topic
 from paperterm.scoring.types import ScoringSettings
-from paperterm.tui.messages import ScoresArrived, ScoringFailed, ScoringFinished, ScoringProgress
+from paperterm.tui.messages import (
+    LocalScores,
+    ScoresArrived,
+    ScoringFailed,
+    ScoringFinished,
+    ScoringMessage,
+    ScoringProgress,
+)
+from paperterm.tui.workers import Job, Target, current_job, post
 
 if TYPE_CHECKING:
     from paperterm.services.scoring import ScoringEvent
@@ -25,7 +29,7 @@ if TYPE_CHECKING:
 
 
 def score_in_thread(
-    target: MessagePump,
+    target: Target,
     papers: list[Paper],
     topic: Topic,
     settings: ScoringSettings,
@@ -46,18 +50,16 @@ def score_in_thread(
     """
     from paperterm.services import scoring as service
 
-    worker = get_current_worker()
+    worker = current_job()
 
-    def post(event: service.ScoringEvent) -> None:
-        message = _as_message(worker, event)
-        with contextlib.suppress(RuntimeError):  # the app's event loop has closed
-            target.post_message(message)
+    def send(event: service.ScoringEvent) -> None:
+        post(target, _as_message(worker, event))
 
-    service.score_day(papers, topic, settings, open_store=open_store, on_event=post, day=day,
+    service.score_day(papers, topic, settings, open_store=open_store, on_event=send, day=day,
                       whole_day=prefilter_day, cancel=cancel, fresh=fresh)
 
 
-def _as_message(worker: Worker[Any], event: ScoringEvent) -> Message:
+def _as_message(worker: Job, event: ScoringEvent) -> ScoringMessage:
     """The service's event as the typed message the day screen handles."""
     from paperterm.services import scoring as service
 
@@ -68,3 +70,40 @@ def _as_message(worker: Worker[Any], event: ScoringEvent) -> Message:
     if isinstance(event, service.ScoringFinished):
         return ScoringFinished(worker, event.summary)
     return ScoringFailed(worker, event.error)
+
+
+# -- local rankings ---------------------------------------------------------------------
+
+
+def rank_in_thread(target: Target, papers: list[Paper], topic: Topic,
+                   open_store: StoreFactory, label: str, keywords_first: bool) -> None:
+    """The learned local ranking (keyword scores first, with `keywords_first`), posted to
+    `target` as `LocalScores` of this worker."""
+    from paperterm.scoring.local import rank_locally
+    from paperterm.store import open_or_unavailable
+
+    job = current_job()
+    store = open_or_unavailable(open_store)  # none: no cache this time, the scores still come
+    try:
+        if keywords_first:
+            keywords = rank_locally(store, papers, topic, day=label, keywords_only=True)
+            post(target, LocalScores(job, topic, keywords))
+        scores = rank_locally(store, papers, topic, day=label)
+    finally:
+        store.close()
+    post(target, LocalScores(job, topic, scores))
+
+
+def provisional_in_thread(target: Target, papers: list[Paper], topic: Topic,
+                          open_store: StoreFactory, label: str) -> None:
+    """Keyword scores to lay under the papers the model did not score."""
+    from paperterm.scoring.local import rank_locally
+    from paperterm.store import open_or_unavailable
+
+    job = current_job()
+    store = open_or_unavailable(open_store)  # none: no cache this time, the scores still come
+    try:
+        scores = rank_locally(store, papers, topic, day=label, keywords_only=True)
+    finally:
+        store.close()
+    post(target, LocalScores(job, topic, scores, provisional=True))

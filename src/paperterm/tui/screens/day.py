@@ -1,64 +1,56 @@
 """The day view: one loaded announcement as a sortable, filterable list with a preview.
 
-Sort and filter state are reactives (`sort_key`, `reverse`, `filters`): assigning one
-recomputes what shows and repaints the list and the header. The screen's two other parts
-are mixins: `LiveScoring` (screens/scoring.py) runs the scorers and keeps the reactives
-`scoring` and `summary` current, which repaint the header; `PaperActions`
-(screens/paper_actions.py) stars, marks, saves, copies and opens papers.
+What shows, in which order, and the marks are the day model's (`paperterm.daymodel`): the
+screen observes it and repaints the list and the header when it changes. The screen's parts
+are controllers it holds, each handed the screen as a `DayView` (screens/day_view.py):
+`ScoringController` runs the scorers, `PaperActions` stars, marks, saves, copies and opens
+papers, `Triage` keeps seen marks, `Filtering`, `SortActions`, `TopicSwitch`, `Follows`,
+`Enrichment`, `LibraryActions`, `SummaryActions` and `DayNavigation` own their keys.
+Textual finds actions and message handlers on the screen: each `action_*` and `on_*` here
+hands over in one line (`day_view.action`, `day_view.handler`).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
-from functools import partial
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import ClassVar
 
 from textual import events, on
-from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.command import SimpleCommand
 from textual.css.query import NoMatches
 from textual.message import Message
 from textual.reactive import var
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widgets import Footer, Input
 
-from paperterm.listing import (
-    PROVISIONAL,
-    Entry,
-    FilterState,
-    make_entries,
-    view,
-)
+from paperterm.daymodel import DayChange, DayModel
+from paperterm.listing import PROVISIONAL, Entry, FilterState
 from paperterm.models import Topic
 from paperterm.scoring.types import RunSummary
 from paperterm.session import Session
 from paperterm.textsearch import keyword_terms
-from paperterm.tui.entry_scores import clear_scores
 from paperterm.tui.footer import FittingFooter
 from paperterm.tui.header import HeaderInfo, TopBar
+from paperterm.tui.host import Reader, reader_of
 from paperterm.tui.keys import APP_KEYS, bindings
 from paperterm.tui.paper_list import ColumnHeader, PaperTable
 from paperterm.tui.preview import NO_MATCH, Preview
 from paperterm.tui.screens.day_nav import DayNavigation
-from paperterm.tui.screens.enrich_actions import EnrichActions
-from paperterm.tui.screens.follow_actions import FollowActions
+from paperterm.tui.screens.day_view import action, handler
+from paperterm.tui.screens.enrich_actions import Enrichment
+from paperterm.tui.screens.filtering import Filtering
+from paperterm.tui.screens.follow_actions import Follows
 from paperterm.tui.screens.library_actions import LibraryActions
 from paperterm.tui.screens.paper_actions import PaperActions
-from paperterm.tui.screens.scoring import ENABLE_LLM_HINT, LiveScoring
+from paperterm.tui.screens.scoring import ScoringController
 from paperterm.tui.screens.sorting import SortActions
 from paperterm.tui.screens.summary import SummaryActions
+from paperterm.tui.screens.topics import TopicSwitch
 from paperterm.tui.screens.triage import Triage
 from paperterm.tui.text import one_line
 
-if TYPE_CHECKING:
-    from paperterm.tui.app import PapertermApp
 
-
-class DayScreen(LiveScoring, PaperActions, LibraryActions, SummaryActions, Triage,
-                EnrichActions, FollowActions, DayNavigation, SortActions, Screen[None]):
+class DayScreen(Screen[None]):
     """The paper list, the preview, the header line and the search box for one day."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -74,9 +66,6 @@ class DayScreen(LiveScoring, PaperActions, LibraryActions, SummaryActions, Triag
     SORT_NOTICE_DELAY = 0.4  # sort keys pressed closer together than this give one notice
     FOOTER_WIDE = 130  # below this the footer drops its padding so every shown key fits
 
-    sort_key: var[str] = var("relevance", init=False)
-    reverse: var[bool] = var(False, init=False)
-    filters: var[FilterState] = var(FilterState, init=False)
     scoring: var[bool] = var(False, init=False)  # an LLM run is under way
     summary: var[RunSummary | None] = var(None, init=False, always_update=True)
 
@@ -92,17 +81,46 @@ class DayScreen(LiveScoring, PaperActions, LibraryActions, SummaryActions, Triag
         self.session = session
         self.topic: Topic = session.topic
         self.autoscore = autoscore
-        self.entries: list[Entry] = make_entries(session.day.papers, session.day.paper_days)
-        self.by_id: dict[str, Entry] = {e.id: e for e in self.entries}
-        self.categories = sorted({c for e in self.entries for c in e.paper.categories})
-        self.shown: list[Entry] = list(self.entries)
-        self.scorer_label = ""
-        self._notices: list[tuple[str, str]] = []  # said once, when the screen is up
-        self._pending_scores = []
-        self._rescore_next = []
-        self._pending_seen: set[str] = set()
-        self._under_cursor: Entry | None = None
-        self._sort_notice_timer: Timer | None = None
+        self.model = DayModel.of_papers(session.day.papers, session.day.paper_days)
+        self.notices: list[tuple[str, str]] = []  # said once, when the screen is up
+        self.scorer = ScoringController(self)
+        self.triage = Triage(self)
+        self.papers = PaperActions(self, self.triage, self.scorer)
+        self.library = LibraryActions(self)
+        self.summaries = SummaryActions(self)
+        self.enrichment = Enrichment(self)
+        self.follows = Follows(self, self.scorer)
+        self.days = DayNavigation(self, DayScreen)
+        self.sorting = SortActions(self, self.SORT_NOTICE_DELAY)
+        self.filtering = Filtering(self)
+        self.topics = TopicSwitch(self, self.follows, self.scorer)
+        self._stop_observing = self.model.subscribe(self._model_changed)
+
+    # -- the model's state, read where the screen was asked before -------------------------
+
+    @property
+    def entries(self) -> list[Entry]:
+        return self.model.entries
+
+    @property
+    def by_id(self) -> dict[str, Entry]:
+        return self.model.by_id
+
+    @property
+    def shown(self) -> list[Entry]:
+        return self.model.shown
+
+    @property
+    def sort_key(self) -> str:
+        return self.model.sort_key
+
+    @property
+    def reverse(self) -> bool:
+        return self.model.reverse
+
+    @property
+    def filters(self) -> FilterState:
+        return self.model.filters
 
     # -- layout -------------------------------------------------------------------------
 
@@ -121,8 +139,8 @@ class DayScreen(LiveScoring, PaperActions, LibraryActions, SummaryActions, Triag
         self.query_one(Footer).compact = event.size.width < self.FOOTER_WIDE
 
     @property
-    def reader(self) -> PapertermApp:
-        return cast("PapertermApp", self.app)
+    def reader(self) -> Reader:
+        return reader_of(self.app)
 
     @property
     def table(self) -> PaperTable:
@@ -146,69 +164,87 @@ class DayScreen(LiveScoring, PaperActions, LibraryActions, SummaryActions, Triag
         self.search.display = False
         self.preview.keep_expanded = self.session.config.expand_abstracts
         self._load_marks()
-        self._start_following()
-        self._start_scoring_on_launch()
-        self.start_enrichment()
-        self._refilter()
+        self.follows.start()
+        self.scorer.start_on_launch()
+        self.enrichment.start()
+        self.refilter()
         # focused now, before the first paint (Widget.focus defers it): a key typed as soon as
         # the list shows must reach it
         self.set_focus(self.table)
         self.set_interval(self.SEEN_FLUSH_INTERVAL, self.flush_seen)
-        self.post_message(self.Ready(self._notices))
+        self.post_message(self.Ready(self.notices))
 
     def on_unmount(self) -> None:
-        self.cancel_scoring()
+        self.scorer.cancel()
         self.flush_seen()
+        self._stop_observing()
 
     def _load_marks(self) -> None:
         """Seen, starred and saved marks from the store."""
         store = self.reader.store
-        for pid, st in store.marks.states(self.by_id).items():
-            e = self.by_id.get(pid)
+        by_id = self.model.by_id
+        for pid, st in store.marks.states(by_id).items():
+            e = by_id.get(pid)
             if e is not None:
                 e.seen, e.starred, e.saved, e.bib_key = st.seen, st.starred, st.saved, st.bib_key
-        self.show_signals(store)
-        self.load_annotations(self.by_id)
+        self.enrichment.show_signals(store)
+        self.library.load_annotations(by_id)
+
+    def reload_marks(self) -> None:
+        """The marks as the store has them now (another program may have set some)."""
+        store = self.reader.store
+        if self.alive and store.available:  # a stand-in would wipe the shown marks
+            self.triage.reload(store)
+            self.library.load_annotations(self.model.by_id)
+
+    def flush_seen(self) -> None:
+        """Write the papers marked seen since the last flush to the store."""
+        self.triage.flush_seen()
 
     # -- what shows, in which order ---------------------------------------------------------
 
-    def watch_sort_key(self) -> None:
-        self._refilter(to_top=True)
-
-    def watch_reverse(self) -> None:
-        self._refilter(to_top=True)
-
-    def watch_filters(self) -> None:
-        self._refilter()
-
     def watch_scoring(self) -> None:
-        self._show_header()
+        self.show_header()
 
     def watch_summary(self) -> None:
-        self._show_header()
+        self.show_header()
 
     @property
     def alive(self) -> bool:
         """Composed and attached, and the app is not shutting down."""
         return self.is_attached and not self.reader.quitting and bool(self.children)
 
-    def _refilter(self, *, to_top: bool = False) -> None:
+    def refilter(self, *, to_top: bool = False) -> None:
         """Recompute which papers show, in which order. The cursor stays on its paper once
         the user has moved it; until then, and after an explicit re-rank (`to_top`: a sort
         change, a topic switch, a finished scoring run), the top of the ranking shows."""
+        if self.alive:
+            self.model.refilter(resorted=to_top)
+
+    def _model_changed(self, change: DayChange) -> None:
         if not self.alive:
             return
-        self.shown = view(self.entries, self.filters, self.sort_key, self.reverse)
+        if change.reordered:
+            self._show_list(to_top=change.resorted)
+        elif change.ids:
+            self.marks_changed()
+
+    def _show_list(self, *, to_top: bool) -> None:
         self.preview.empty_message = self._empty_message()
-        self.preview.set_terms(self.filters.terms(), keyword_terms(self.topic.keywords))
+        self.preview.set_terms(self.model.filters.terms(), keyword_terms(self.topic.keywords))
         table = self.table
         if to_top:
             table.moved_by_user = False
-        table.set_entries(self.shown, to_top=not table.moved_by_user)
-        self._show_header()
+        table.set_entries(self.model.shown, to_top=not table.moved_by_user)
+        self.show_header()
+
+    def marks_changed(self) -> None:
+        """Seen, star or mark flags changed in place: repaint the rows and the counts."""
+        self.table.refresh_entries()
+        self.show_header()
 
     def _empty_message(self) -> str:
-        if self.entries:
+        if self.model.entries:
             return NO_MATCH
         day = self.session.day
         if day.source == "loading":
@@ -219,13 +255,14 @@ class DayScreen(LiveScoring, PaperActions, LibraryActions, SummaryActions, Triag
     def show_loading(self) -> None:
         """Repaint what the screen says while its day loads (the app updates the label)."""
         if self.alive:
-            self._refilter()
+            self.refilter()
             self.preview.render_entry()
 
     def header_info(self) -> HeaderInfo:
         counts = {"queued": 0, "scored": 0, "cached": 0, "failed": 0, "unsent": 0,
                   "provisional": 0}
-        for e in self.entries:
+        model = self.model
+        for e in model.entries:
             if e.status in counts:
                 counts[e.status] += 1
             if e.status in PROVISIONAL and e.relevance is not None:
@@ -233,22 +270,23 @@ class DayScreen(LiveScoring, PaperActions, LibraryActions, SummaryActions, Triag
         day = self.session.day
         return HeaderInfo(
             topic=self.topic.name, day=day.label, flags=tuple(day.flags),
-            shown=len(self.shown), total=len(self.entries),
-            filters=tuple(self.filters.describe()), sort_key=self.sort_key,
-            reverse=self.reverse, scoring=self.scoring, summary=self.summary,
-            scorer=self.scorer_label, **counts, **self.triage_counts(),
+            shown=len(model.shown), total=len(model.entries),
+            filters=tuple(model.filters.describe()), sort_key=model.sort_key,
+            reverse=model.reverse, scoring=self.scoring, summary=self.summary,
+            scorer=model.scorer_label, **counts, **model.triage_counts(),
         )
 
-    def _show_header(self) -> None:
+    def show_header(self) -> None:
         try:
             self.query_one("#topbar", TopBar).info = self.header_info()
-            self.query_one("#columns", ColumnHeader).set_sort(self.sort_key, self.reverse)
+            self.query_one("#columns", ColumnHeader).set_sort(self.model.sort_key,
+                                                              self.model.reverse)
         except NoMatches:  # pragma: no cover - before compose, or during shutdown
             pass
 
     @on(ColumnHeader.SortClicked)
     def _sort_clicked(self, message: ColumnHeader.SortClicked) -> None:
-        self._sort(message.key, not self.reverse if message.key == self.sort_key else False)
+        self.sorting.clicked(message.key)
 
     def action_list_action(self, name: str) -> None:
         getattr(self.table, f"action_{name}")()
@@ -268,110 +306,74 @@ class DayScreen(LiveScoring, PaperActions, LibraryActions, SummaryActions, Triag
     def action_preview_up(self) -> None:
         self.preview.page(down=False)
 
-    # -- filters -------------------------------------------------------------------------------
-
-    def action_start_search(self) -> None:
-        if isinstance(self.focused, Input):  # a priority binding: "/" typed into a text box
-            self.focused.insert_text_at_cursor("/")
-            return
-        self.search.display = True
-        self.run_worker(self._index_for_search, thread=True, exclusive=True, group="index")
-        # focus now, not later (Widget.focus defers): keys typed right after "/" are queued
-        # already and must land in the search box, not trigger list bindings
-        self.set_focus(self.search)
-
-    def _index_for_search(self) -> None:
-        """Build every paper's search words off the UI thread while the first word is typed."""
-        for e in list(self.entries):
-            e.search  # noqa: B018 - computed and kept on first access
+    # -- filters (screens/filtering.py) -----------------------------------------------------
 
     @on(Input.Changed, "#search")
     def _search_changed(self, event: Input.Changed) -> None:
-        self.filters = replace(self.filters, text=event.value)
+        self.filtering.search_changed(event.value)
 
-    def action_submit_search(self) -> None:
-        """enter in the search box: keep the filter, back to the list (at once, not deferred)."""
-        search = self.search
-        if self.focused is not search:
-            raise SkipAction()
-        if not search.value.strip():
-            search.display = False
-        self.set_focus(self.table)
-
-    def action_clear_search(self) -> None:
-        search = self.search
-        search.display = False
-        if search.value:
-            search.value = ""
-        self.filters = replace(self.filters, text="")
-        self.set_focus(self.table)
-
-    def action_open_filters(self) -> None:
-        from paperterm.tui.filters import FilterScreen  # on first use: not on the start path
-
-        def done(state: FilterState | None) -> None:
-            if state is not None:
-                self.filters = replace(state, text=self.filters.text)
-
-        self.app.push_screen(FilterScreen(self.filters, self.categories), done)
+    action_start_search = action("filtering", "start_search")
+    action_submit_search = action("filtering", "submit_search")
+    action_clear_search = action("filtering", "clear_search")
+    action_open_filters = action("filtering", "open_filters")
 
     # -- scoring and topic ------------------------------------------------------------------
 
-    def action_rescore(self) -> None:
-        papers = [e.paper for e in self.shown]
-        if not papers:
-            return
-        if self.session.settings.use_llm and self.scoring:
-            self.rescore_later(papers)
-            return
-        if self.session.settings.use_llm:
-            self.autoscore = True
-            self._score_with_llm(papers, use_cache=True)
-            if not self.scoring:
-                self.reader.say("Every shown paper already has a score for this topic and "
-                                "model.")
-            self._refilter()
-        else:
-            self._score_locally(hint=False)
-            self._refilter()
-            self.reader.say(ENABLE_LLM_HINT, timeout=6)
+    action_rescore = action("scorer", "rescore")
+    action_force_rescore = action("scorer", "force_rescore")
 
-    def action_pick_topic(self) -> None:
-        from paperterm.config import ConfigError
-        from paperterm.topics import all_topics
-
-        try:
-            topics = all_topics(self.session.config)
-        except ConfigError as exc:
-            self.reader.say(str(exc), "error")
-            return
-        commands = [
-            SimpleCommand(one_line(name), partial(self.switch_topic, topic),
-                          one_line(topic.description)[:100])
-            for name, topic in sorted(topics.items())
-        ]
-        self.app.search_commands(commands, placeholder="Switch topic…")
+    action_pick_topic = action("topics", "pick")
 
     def switch_topic(self, topic: Topic, *, same_day: bool = False) -> None:
-        """Score the day against `topic` instead; the current run's late scores are dropped.
-        A topic read on other categories first loads this day for them (unless `same_day`)."""
-        if not self.alive or (not same_day and self.reader.reload_for_topic(topic)):
-            return
-        self.cancel_scoring()
-        self._rescore_next = []
-        self.topic = self._with_follows(topic)
-        self.session = replace(self.session, topic=self.topic)
-        self.reader.session = replace(self.reader.session, topic=self.topic)  # later days
-        self._mark_followed()
-        self.summary = None
-        self._pending_scores.clear()
-        clear_scores(self.entries)
-        if self.session.settings.use_llm:
-            self.autoscore = True
-            self._score_with_llm([e.paper for e in self.entries], use_cache=True,
-                                 prefilter=True)
-        else:
-            self._score_locally(hint=False)
-        self._refilter(to_top=True)
-        self.preview.render_entry()
-        self.reader.say(f"Topic: {topic.name}", timeout=3)
+        """Score the day against `topic` instead (see topics.TopicSwitch)."""
+        self.topics.switch(topic, same_day=same_day)
+
+    def cancel_scoring(self) -> None:
+        """Stop the run under way; whatever it still sends is ignored."""
+        self.scorer.cancel()
+
+    # -- the workers' messages (each checked against the job that counts) --------------------
+
+    on_scores_arrived = handler("scorer", "on_scores_arrived")
+    on_scoring_progress = handler("scorer", "on_scoring_progress")
+    on_scoring_failed = handler("scorer", "on_scoring_failed")
+    on_scoring_finished = handler("scorer", "on_scoring_finished")
+    on_local_scores = handler("scorer", "on_local_scores")
+    on_enrichment_done = handler("enrichment", "done")
+    on_zotero_done = handler("papers", "zotero_done")
+    on_day_fetched = handler("days", "fetched")
+    on_day_fetch_failed = handler("days", "failed")
+
+    def on_paper_table_cursor_moved(self, message: PaperTable.CursorMoved) -> None:
+        self.triage.cursor_moved(message.table, message.entry)
+
+    def on_screen_resume(self) -> None:
+        self.library.resumed()
+
+    # -- the controllers' keys --------------------------------------------------------------
+
+    action_cycle_sort = action("sorting", "cycle")
+    action_reverse_sort = action("sorting", "reverse")
+    action_toggle_star = action("papers", "toggle_star")
+    action_not_interested = action("papers", "not_interested")
+    action_toggle_mark = action("papers", "toggle_mark")
+    action_clear_marks = action("papers", "clear_marks")
+    action_save_bib = action("papers", "save_bib")
+    action_copy_bibtex = action("papers", "copy_bibtex")
+    action_export_as = action("papers", "export_as")
+    action_send_zotero = action("papers", "send_zotero")
+    action_open_abs = action("papers", "open_abs")
+    action_open_pdf = action("papers", "open_pdf")
+    action_next_unseen = action("triage", "next_unseen")
+    action_prev_unseen = action("triage", "prev_unseen")
+    action_seen_above = action("triage", "seen_above")
+    action_library_search = action("library", "library_search")
+    action_starred_view = action("library", "starred_view")
+    action_similar = action("library", "similar")
+    action_edit_note = action("library", "edit_note")
+    action_follow_author = action("follows", "pick_author")
+    action_summarize = action("summaries", "summarize")
+    action_previous_day = action("days", "previous_day")
+    action_next_day = action("days", "next_day")
+    action_jump_day = action("days", "jump_day")
+    action_this_week = action("days", "this_week")

@@ -1,30 +1,32 @@
-"""Day navigation in the reader, a mixin of `DayScreen`: `[` / `]` the previous / next
+"""Day navigation in the reader, a controller of the day screen: `[` / `]` the previous / next
 announcement day (weekends and known holidays skipped), `D` a date to jump to, `W` this
 week's papers with a day column. A cached day opens at once; a missing one is fetched in the
 background (offline: the reader says it is not cached and stays where it is)."""
 
 from __future__ import annotations
 
-import contextlib
+import threading
 from dataclasses import replace
 from datetime import timedelta
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Label
 
 from paperterm.sources import daynav
 from paperterm.sources.calendar import eastern_today
+from paperterm.tui.messages import DayFetched, DayFetchFailed
+from paperterm.tui.workers import Target, current_job, post
 
 if TYPE_CHECKING:
     from paperterm.models import Day
-    from paperterm.services.days import DayEvent
     from paperterm.session import Session
     from paperterm.sources.loader import LoadRequest
-    from paperterm.tui.app import PapertermApp
+    from paperterm.store import StoreFactory
+    from paperterm.tui.screens.day_view import DayView
 
 
 def base_request(session: Session) -> LoadRequest:
@@ -65,36 +67,43 @@ class JumpDialog(ModalScreen[str | None]):
 
 
 class DayNavigation:
-    session: Session
-    autoscore: bool
+    """The day keys of the day screen (a controller it holds). `screen_class` makes the
+    screen of another day: `screen_class(session, autoscore=...)`."""
 
-    if TYPE_CHECKING:  # DayScreen's read-only property
-        @property
-        def reader(self) -> PapertermApp: ...
+    def __init__(self, view: DayView, screen_class: type[Screen[Any]]) -> None:
+        self.view = view
+        self.screen_class = screen_class
+        self._thread: threading.Thread | None = None  # the fetch whose day counts
+
+    @property
+    def session(self) -> Session:
+        """The screen's session (a new one after a topic switch)."""
+        return self.view.session
 
     # -- the keys ---------------------------------------------------------------------------
 
-    def action_previous_day(self) -> None:
+    def previous_day(self) -> None:
         self._step(-1)
 
-    def action_next_day(self) -> None:
+    def next_day(self) -> None:
         self._step(1)
 
-    def action_jump_day(self) -> None:
+    def jump_day(self) -> None:
         def chosen(text: str | None) -> None:
             if text is not None and text.strip():
                 self.jump_to(text)
 
-        self.reader.push_screen(JumpDialog(), chosen)
+        self.view.app.push_screen(JumpDialog(), chosen)
 
-    def action_this_week(self) -> None:
+    def this_week(self) -> None:
         base = base_request(self.session)
         self.open_day(replace(base, since=daynav.week_start(eastern_today())))
 
     # -- where to go ------------------------------------------------------------------------
 
     def _step(self, step: int) -> None:
-        reader, store = self.reader, self.reader.store
+        reader = self.view.reader
+        store = reader.store
         today = eastern_today()
         current = self.session.day.day
         if current is None:  # a search or a multi-day view: [ goes to the latest day
@@ -117,7 +126,8 @@ class DayNavigation:
 
     def jump_to(self, text: str) -> None:
         """Open the announcement of a typed date (see daynav.parse_jump)."""
-        reader, store = self.reader, self.reader.store
+        reader = self.view.reader
+        store = reader.store
         today = eastern_today()
         try:
             day, notice = daynav.parse_jump(text, today)
@@ -142,7 +152,7 @@ class DayNavigation:
         from paperterm.services import days
         from paperterm.sources import loader
 
-        reader = self.reader
+        reader = self.view.reader
         if reader.session.pending is not None:
             reader.say("Already loading…", timeout=3)
             return
@@ -158,35 +168,50 @@ class DayNavigation:
                 return
         reader.session = replace(reader.session, pending=req)
         reader.say(loader.loading_label(req), timeout=5)
+        self._thread = fetch_in_thread(self.view, req, reader.session.open_store, notice)
 
-        def arrived(event: days.DayEvent) -> None:  # in the fetch's thread
-            with contextlib.suppress(Exception):  # the reader may have quit meanwhile
-                reader.call_from_thread(self._arrived, event, notice)
+    def fetched(self, message: DayFetched) -> None:
+        if message.worker is self._thread:
+            self._thread = None
+            self._show(message.req, message.day, message.notice)
 
-        days.fetch_in_background(req, self.session.open_store, arrived)
-
-    def _arrived(self, event: DayEvent, notice: str | None) -> None:
-        from paperterm.services.days import DayLoaded
-
-        if isinstance(event, DayLoaded):
-            self._show(event.request, event.day, notice)
-        else:
-            self._failed(event.error)
-
-    def _failed(self, message: str) -> None:
-        self.reader.session = replace(self.reader.session, pending=None)
-        self.reader.say(message, "error")
+    def failed(self, message: DayFetchFailed) -> None:
+        if message.worker is self._thread:
+            self._thread = None
+            reader = self.view.reader
+            reader.session = replace(reader.session, pending=None)
+            reader.say(message.error, "error")
 
     def _show(self, req: LoadRequest, day: Day, notice: str | None) -> None:
-        reader = self.reader
+        reader, app = self.view.reader, self.view.app
         reader.session = replace(reader.session, pending=None)
         if reader.quitting:
             return
         s = reader.session = replace(reader.session, day=day, request=req)
-        while not isinstance(reader.screen, DayNavigation) and len(reader.screen_stack) > 1:
-            reader.pop_screen()
-        reader.switch_screen(type(self)(s, autoscore=self.autoscore))  # type: ignore[call-arg]
+        while not isinstance(app.screen, self.screen_class) and len(app.screen_stack) > 1:
+            app.pop_screen()
+        screen = self.screen_class(s, autoscore=self.view.autoscore)  # type: ignore[call-arg, arg-type]
+        app.switch_screen(screen)
         for text in dict.fromkeys([notice, *day.notices]):
             if text:
                 reader.say(text, "warning", timeout=8)
 
+
+def fetch_in_thread(target: Target, req: LoadRequest, open_store: StoreFactory,
+                    notice: str | None = None) -> threading.Thread:
+    """Load the day `req` asks for on a daemon thread (the load-a-day service's `fetch_day`,
+    its own store; `q` never waits for a hanging network) and post the outcome to `target`
+    as a message of that thread, which is returned."""
+    from paperterm.services import days
+
+    def report(event: days.DayEvent) -> None:  # in the thread
+        job = current_job()
+        if isinstance(event, days.DayLoaded):
+            post(target, DayFetched(job, event.request, event.day, notice))
+        else:
+            post(target, DayFetchFailed(job, event.error))
+
+    thread = threading.Thread(target=days.fetch_day, args=(req, open_store, report),
+                              name="paperterm-day", daemon=True)
+    thread.start()
+    return thread

@@ -2,73 +2,75 @@
 the with-code filter) and, when the config's `enrich` names sources, fetching them for the
 day on a worker thread (online sources never with --offline).
 
-A mixin of `DayScreen`; the work itself is `paperterm.enrich.run.enrich`."""
+`Enrichment` is a controller held by the day screen; the work itself is
+`paperterm.enrich.run.enrich`, and the worker reports with an `EnrichmentDone` message."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
-from paperterm.listing import Entry
-from paperterm.session import Session
+from paperterm.tui.messages import EnrichmentDone
+from paperterm.tui.workers import Target, current_job, post
 
 if TYPE_CHECKING:
-    from textual.app import App
+    from textual.worker import Worker
 
+    from paperterm.models import Paper
+    from paperterm.session import Session
     from paperterm.store import Store
-    from paperterm.tui.app import PapertermApp
-    from paperterm.tui.paper_list import PaperTable
+    from paperterm.tui.screens.day_view import DayView
 
 
-class EnrichActions:
-    # provided by DayScreen
-    session: Session
-    entries: list[Entry]
-    by_id: dict[str, Entry]
-    if TYPE_CHECKING:  # DayScreen's read-only properties
-        @property
-        def reader(self) -> PapertermApp: ...
-        @property
-        def table(self) -> PaperTable: ...
-    app: App[int]
-
-    if TYPE_CHECKING:
-        def _refilter(self, *, to_top: bool = False) -> None: ...
+class Enrichment:
+    def __init__(self, view: DayView) -> None:
+        self.view = view
+        self.model = view.model
+        self._worker: Worker[Any] | None = None
 
     def show_signals(self, store: Store) -> None:
         """Attach the cached enrichment to the entries; the Signal column shows if any."""
         from paperterm.enrich.signals import load_signals
 
-        for pid, sig in load_signals(store.enrichment, list(self.by_id)).items():
-            self.by_id[pid].signals = sig
-        self.table.with_signals = any(e.signals for e in self.entries)
-        self.table.refresh_entries()
+        by_id = self.model.by_id
+        for pid, sig in load_signals(store.enrichment, list(by_id)).items():
+            by_id[pid].signals = sig
+        table = self.view.table
+        table.with_signals = any(e.signals for e in self.model.entries)
+        table.refresh_entries()
 
-    def start_enrichment(self) -> None:
-        sources = list(self.session.config.enrich)
-        if not sources or not self.entries or self.session.day.source == "loading":
+    def start(self) -> None:
+        session = self.view.session
+        if not session.config.enrich or not self.model.entries \
+                or session.day.source == "loading":
             return
-        self.app.run_worker(self._enrich_in_thread, name="enrich", group="enrich",
-                            thread=True, exit_on_error=False)
+        papers = [e.paper for e in self.model.entries]
+        # the app's worker, as before: it finishes its writes if another day replaces this
+        self._worker = self.view.app.run_worker(
+            partial(enrich_in_thread, self.view, session, papers),
+            name="enrich", group="enrich", thread=True, exit_on_error=False)
 
-    def _enrich_in_thread(self) -> None:
-        from paperterm.enrich.run import enrich
+    def done(self, message: EnrichmentDone) -> None:
+        if message.worker is not self._worker:
+            return
+        self.show_signals(self.view.reader.store)
+        self.view.refilter()
+        if message.problem:
+            self.view.reader.say(f"Enrichment incomplete: {message.problem}", "warning",
+                                 timeout=8)
 
-        req = self.session.request
+
+def enrich_in_thread(target: Target, session: Session, papers: list[Paper]) -> None:
+    from paperterm.enrich.run import enrich
+    req = session.request
+    try:
+        store = session.open_store()
         try:
-            store = self.session.open_store()
-            try:
-                outcome = enrich(store.enrichment, [e.paper for e in self.entries],
-                                 self.session.config.enrich, day=self.session.day.day,
-                                 offline=bool(req is not None and req.offline))
-            finally:
-                store.close()
-            problem = "; ".join(outcome.errors.values())
-        except Exception as exc:  # a worker must not die with a traceback on screen
-            problem = f"{type(exc).__name__}: {exc}"
-        self.app.call_from_thread(self._enrich_done, problem)
-
-    def _enrich_done(self, problem: str) -> None:
-        self.show_signals(self.reader.store)
-        self._refilter()
-        if problem:
-            self.reader.say(f"Enrichment incomplete: {problem}", "warning", timeout=8)
+            outcome = enrich(store.enrichment, papers, session.config.enrich, day=session.day.day,
+                             offline=bool(req is not None and req.offline))
+        finally:
+            store.close()
+        problem = "; ".join(outcome.errors.values())
+    except Exception as exc:  # a worker must not die with a traceback on screen
+        problem = f"{type(exc).__name__}: {exc}"
+    post(target, EnrichmentDone(current_job(), problem))

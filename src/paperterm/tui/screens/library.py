@@ -9,7 +9,7 @@ the result under the cursor: `*` star, `b` save to .bib, `c` copy BibTeX, `o`/`p
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -19,13 +19,12 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, Label, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
+from paperterm.daymodel import MarkChange
 from paperterm.store import SearchHit
 from paperterm.store.fts import HIT_CLOSE, HIT_OPEN
 from paperterm.tui.bib_actions import BibOptions, bibtex_clipping, save_papers
+from paperterm.tui.host import Reader, reader_of
 from paperterm.tui.text import tex
-
-if TYPE_CHECKING:
-    from paperterm.tui.app import PapertermApp
 
 LIMIT = 200  # results shown
 
@@ -63,8 +62,8 @@ class LibraryScreen(Screen[None]):
         self.starred: set[str] = set()
 
     @property
-    def reader(self) -> PapertermApp:
-        return cast("PapertermApp", self.app)
+    def reader(self) -> Reader:
+        return reader_of(self.app)
 
     def compose(self) -> ComposeResult:
         yield Label(self._title(), id="library-title")
@@ -159,15 +158,19 @@ class LibraryScreen(Screen[None]):
         self.dismiss(None)
 
     def action_star(self) -> None:
+        """Star or unstar the result under the cursor; it stays where it is (shown
+        unstarred in the Starred list until the list is opened again)."""
         h, store = self.current, self.reader.store
         if h is None:
             return
-        store.marks.set_starred(h.paper.id, h.paper.id not in self.starred,
-                                topic=self.reader.session.topic.name)
-        keep = self.query_one(OptionList).highlighted
-        self.refresh_results()
-        if keep is not None and self.hits:
-            self.query_one(OptionList).highlighted = min(keep, len(self.hits) - 1)
+        pid = h.paper.id
+        starred = pid not in self.starred
+        store.marks.set_starred(pid, starred, topic=self.reader.session.topic.name)
+        (self.starred.add if starred else self.starred.discard)(pid)
+        results = self.query_one("#library-results", OptionList)
+        if results.highlighted is not None:
+            results.replace_option_prompt_at_index(results.highlighted, self._row(h))
+        self.reader.apply_marks([MarkChange((pid,), "starred", starred)])
 
     def _options(self) -> BibOptions:
         s = self.reader.session
@@ -178,9 +181,11 @@ class LibraryScreen(Screen[None]):
         if h is None:
             return
         outcome = save_papers([h.paper], self.reader.session.bib_path, self._options())
-        if not outcome.error and outcome.in_file and outcome.path:
+        if not outcome.error and outcome.in_file and outcome.path is not None:
             self.reader.store.marks.mark_saved(outcome.in_file, outcome.path,
                                                topic=self.reader.session.topic.name)
+            self.reader.apply_marks(
+                [MarkChange(tuple(pid for pid, _ in outcome.in_file), "saved", True)])
         self.reader.say(outcome.message, "error" if outcome.error else "information")
 
     def action_copy(self) -> None:
@@ -220,8 +225,8 @@ class NoteEditor(ModalScreen[bool]):
         self.paper_id = paper_id
 
     @property
-    def reader(self) -> PapertermApp:
-        return cast("PapertermApp", self.app)
+    def reader(self) -> Reader:
+        return reader_of(self.app)
 
     def compose(self) -> ComposeResult:
         store = self.reader.store
@@ -245,6 +250,10 @@ class NoteEditor(ModalScreen[bool]):
             return
         store.marks.set_note(self.paper_id, self.query_one(TextArea).text)
         store.marks.set_tags(self.paper_id, self.query_one("#note-tags", Input).value.split(","))
+        pid = self.paper_id
+        tags = tuple(store.marks.tags([pid]).get(pid, []))
+        self.reader.apply_marks([MarkChange((pid,), "note", store.marks.note(pid)),
+                                 MarkChange((pid,), "tags", tags)])
         self.reader.say(f"Note and tags saved for {self.paper_id}", timeout=3)
         self.dismiss(True)
 

@@ -1,70 +1,77 @@
 """The day screen's ways into the library: search everything, the Starred reading list,
-papers similar to the current one, and its note and tags. A mixin of `DayScreen`.
-The library screens are imported when first opened, not on the reader's start-up path."""
+papers similar to the current one, and its note and tags. A controller held by the day
+screen. The library screens are imported when first opened, not on the reader's start-up
+path."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from paperterm.daymodel import MarkChange
+
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-
-    from textual.app import App
-
-    from paperterm.listing import Entry
-    from paperterm.tui.preview import Preview
+    from paperterm.tui.screens.day_view import DayView
 
 
 class LibraryActions:
-    app: App[int]
-    if TYPE_CHECKING:  # DayScreen's read-only properties
-        @property
-        def current(self) -> Entry | None: ...
-        @property
-        def preview(self) -> Preview: ...
+    def __init__(self, view: DayView) -> None:
+        self.view = view
+        self.model = view.model
 
-    def load_annotations(self, entries: Mapping[str, Entry]) -> None:
-        """The user's notes and tags on these papers, from the store (for the preview)."""
-        if not entries:
+    def load_annotations(self, ids: Iterable[str]) -> None:
+        """The user's notes and tags on these papers, from the store, into the day model."""
+        store = self.view.reader.store
+        ids = list(ids)
+        if not ids:
             return
-        store = self.app.store  # type: ignore[attr-defined]  # the reader's
-        notes, tags = store.marks.notes(entries), store.marks.tags(entries)
-        for pid, e in entries.items():
-            e.note, e.tags = notes.get(pid, ""), tuple(tags.get(pid, ()))
+        notes, tags = store.marks.notes(ids), store.marks.tags(ids)
+        changes = []
+        for pid in ids:
+            e = self.model.by_id.get(pid)
+            if e is None:
+                continue
+            note, its_tags = notes.get(pid, ""), tuple(tags.get(pid, ()))
+            if note != e.note:
+                changes.append(MarkChange((pid,), "note", note))
+            if its_tags != e.tags:
+                changes.append(MarkChange((pid,), "tags", its_tags))
+        self.model.apply_marks(changes)
 
-    def on_screen_resume(self) -> None:
+    def resumed(self) -> None:
         """Back from the library (where notes and tags may have changed): show them anew."""
-        e = self.current
+        e = self.view.current
         if e is not None:
-            self.load_annotations({e.id: e})
-            self.preview.render_entry()
+            self.load_annotations([e.id])
+            self.view.preview.render_entry()
 
-    def action_library_search(self) -> None:
+    def library_search(self) -> None:
         from paperterm.tui.screens.library import LibraryScreen
 
-        self.app.push_screen(LibraryScreen("search"))
+        self.view.app.push_screen(LibraryScreen("search"))
 
-    def action_starred_view(self) -> None:
+    def starred_view(self) -> None:
         from paperterm.tui.screens.library import LibraryScreen
 
-        self.app.push_screen(LibraryScreen("starred"))
+        self.view.app.push_screen(LibraryScreen("starred"))
 
-    def action_similar(self) -> None:
+    def similar(self) -> None:
         from paperterm.tui.screens.library import LibraryScreen
 
-        if self.current is not None:
-            self.app.push_screen(LibraryScreen("similar", paper_id=self.current.id))
+        current = self.view.current
+        if current is not None:
+            self.view.app.push_screen(LibraryScreen("similar", paper_id=current.id))
 
-    def action_edit_note(self) -> None:
+    def edit_note(self) -> None:
         from paperterm.tui.screens.library import NoteEditor
 
-        e = self.current
+        e = self.view.current
         if e is None:
             return
 
         def saved(done: bool | None) -> None:
             if done:
-                self.load_annotations({e.id: e})
-                self.preview.render_entry()
+                self.load_annotations([e.id])
+                self.view.preview.render_entry()
 
-        self.app.push_screen(NoteEditor(e.id), saved)
+        self.view.app.push_screen(NoteEditor(e.id), saved)

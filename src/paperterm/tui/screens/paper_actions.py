@@ -1,104 +1,105 @@
 """What the day screen does to the paper under the cursor (or the marked ones): star, mark,
-save to the .bib file, copy its BibTeX, open it in the browser.
+save to the .bib file, copy its BibTeX, export, send to Zotero, open it in the browser.
 
-A mixin of `DayScreen`. The BibTeX work itself is in `paperterm.tui.bib_actions`; this only
-applies the outcome to the list and the store, and says it.
+`PaperActions` is a controller held by the day screen. The BibTeX, export and Zotero work
+itself is in `paperterm.tui.bib_actions`, `export_actions` and `zotero_actions`; this only
+applies the outcome to the day model and the store, and says it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from functools import partial
 from typing import TYPE_CHECKING
 
+from paperterm.daymodel import MarkChange
 from paperterm.listing import Entry
-from paperterm.models import Topic
-from paperterm.session import Session
+from paperterm.tui.messages import ZoteroDone
 from paperterm.tui.text import one_line
+from paperterm.tui.workers import Target, current_job, post
 
 if TYPE_CHECKING:
-    from textual.app import App
-
-    from paperterm.tui.app import PapertermApp
+    from paperterm.config import ZoteroConfig
+    from paperterm.session import Session
+    from paperterm.store import StoreFactory
     from paperterm.tui.bib_actions import BibOptions
-    from paperterm.tui.paper_list import PaperTable
-    from paperterm.tui.zotero_actions import ZoteroOutcome
+    from paperterm.tui.screens.day_view import DayView
+    from paperterm.tui.screens.scoring import ScoringController
+    from paperterm.tui.screens.triage import Triage
 
 
 class PaperActions:
-    """Marks, BibTeX and links for the day screen."""
+    """Marks, BibTeX, exports and links for the day screen."""
 
-    # provided by DayScreen
-    session: Session
-    entries: list[Entry]
-    by_id: dict[str, Entry]
-    if TYPE_CHECKING:  # DayScreen's read-only properties
-        @property
-        def reader(self) -> PapertermApp: ...
-        @property
-        def table(self) -> PaperTable: ...
-        @property
-        def current(self) -> Entry | None: ...
-    app: App[int]
-    topic: Topic
-    relearn: Callable[[], None]
+    def __init__(self, view: DayView, triage: Triage, scoring: ScoringController) -> None:
+        self.view = view
+        self.model = view.model
+        self.triage = triage
+        self.scoring = scoring
 
-    if TYPE_CHECKING:  # provided by Triage (declared only: a stub here would shadow it)
-        def marks_changed(self) -> None: ...
-        def mark_seen(self, entries: Iterable[Entry]) -> int: ...
+    @property
+    def session(self) -> Session:
+        """The screen's session (a new one after a topic switch)."""
+        return self.view.session
 
-    def action_toggle_star(self) -> None:
+    def _say(self, message: str, severity: str = "information",
+             timeout: float | None = None) -> None:
+        self.view.reader.say(message, severity, timeout=timeout)
+
+    def toggle_star(self) -> None:
         """Star (and so mark seen) or unstar the paper."""
-        e = self.current
+        e = self.view.current
         if e is None:
             return
-        e.starred = not e.starred
-        pid, starred, topic = e.id, e.starred, self.topic.name
-        self.reader.write_store(f"the star of {pid}",
-                                lambda store: store.marks.set_starred(pid, starred, topic=topic))
-        if not (starred and self.mark_seen([e])):
-            self.marks_changed()
-        self.relearn()  # stars are what the local ranking learns from
+        pid, starred, topic = e.id, not e.starred, self.view.topic.name
+        self.model.apply_marks([MarkChange((pid,), "starred", starred)])
+        self.view.reader.write_store(
+            f"the star of {pid}", lambda store: store.marks.set_starred(pid, starred, topic=topic))
+        if starred:
+            self.triage.mark_seen([e])
+        self.scoring.relearn()  # stars are what the local ranking learns from
 
-    def action_not_interested(self) -> None:
+    def not_interested(self) -> None:
         """Tell the local ranking this paper is not for the current topic (again: undo)."""
-        e = self.current
-        store = self.reader.store
+        e = self.view.current
+        store = self.view.reader.store
         if e is None or not store.available:
             if not store.available:
-                self.reader.say("No database: paperterm cannot remember this.", "warning")
+                self._say("No database: paperterm cannot remember this.", "warning")
             return
-        pid, topic = e.id, self.topic.name
+        pid, topic = e.id, self.view.topic.name
         dismissed = pid not in store.marks.dismissed_ids(topic)
-        self.reader.write_store(f"not interested in {pid}",
-                                lambda s: s.marks.set_dismissed(pid, topic, dismissed))
+        self.view.reader.write_store(f"not interested in {pid}",
+                                     lambda s: s.marks.set_dismissed(pid, topic, dismissed))
+        self.model.apply_marks([MarkChange((pid,), "dismissed", dismissed)])
         title = one_line(e.paper.title)[:60]
-        self.reader.say(f"Not interested ({topic}): {title}; ranked lower from now on"
-                        if dismissed else f"Interested again ({topic}): {title}", timeout=4)
-        self.relearn()
+        self._say(f"Not interested ({topic}): {title}; ranked lower from now on"
+                  if dismissed else f"Interested again ({topic}): {title}", timeout=4)
+        self.scoring.relearn()
 
-    def action_toggle_mark(self) -> None:
+    def toggle_mark(self) -> None:
         """Mark or unmark the paper, then go on to the next one (triage)."""
-        e = self.current
+        e = self.view.current
         if e is None:
             return
         e.marked = not e.marked
-        self.marks_changed()
-        table = self.table
+        self.view.marks_changed()
+        table = self.view.table
         if table.cursor + 1 < len(table.entries):
             table.moved_by_user = True
             table.move_to(table.cursor + 1)  # the paper marked is seen as the cursor leaves
 
-    def action_clear_marks(self) -> None:
-        for e in self.entries:
+    def clear_marks(self) -> None:
+        for e in self.model.entries:
             e.marked = False
-        self.marks_changed()
+        self.view.marks_changed()
 
     def targets(self) -> list[Entry]:
         """The marked papers (announcement order), else the one under the cursor."""
-        marked = [e for e in self.entries if e.marked]
+        marked = [e for e in self.model.entries if e.marked]
         if marked:
             return marked
-        return [self.current] if self.current is not None else []
+        current = self.view.current
+        return [current] if current is not None else []
 
     def _bib_options(self) -> BibOptions:
         from paperterm.tui.bib_actions import BibOptions  # on first use
@@ -106,7 +107,7 @@ class PaperActions:
         return BibOptions.from_config(self.session.config.bibtex,
                                       unicode=self.session.unicode_bib)
 
-    def action_save_bib(self) -> None:
+    def save_bib(self) -> None:
         targets = self.targets()
         if not targets:
             return
@@ -115,35 +116,35 @@ class PaperActions:
         outcome = save_papers([e.paper for e in targets], self.session.bib_path,
                               self._bib_options())
         if outcome.error:
-            self.reader.say(outcome.message, "error", timeout=12)
+            self._say(outcome.message, "error", timeout=12)
             return
         if outcome.in_file and outcome.path is not None:
-            in_file, path, topic = list(outcome.in_file), outcome.path, self.topic.name
-            self.reader.write_store(
+            in_file, path, topic = list(outcome.in_file), outcome.path, self.view.topic.name
+            self.view.reader.write_store(
                 "the saved marks", lambda store: store.marks.mark_saved(in_file, path, topic=topic))
         for pid, key in outcome.in_file:
-            e = self.by_id.get(pid)
+            e = self.model.by_id.get(pid)
             if e is not None:
-                e.saved, e.bib_key, e.marked = True, key, False
-        self.reader.say(outcome.message, "information", timeout=8)
+                e.bib_key, e.marked = key, False
+        self.model.apply_marks([MarkChange(tuple(pid for pid, _ in outcome.in_file),
+                                           "saved", True)])
+        self._say(outcome.message, "information", timeout=8)
         for warning in outcome.warnings:
-            self.reader.say(warning, "warning")
-        self.marks_changed()
+            self._say(warning, "warning")
+        self.view.marks_changed()
 
-    def action_copy_bibtex(self) -> None:
-        e = self.current
+    def copy_bibtex(self) -> None:
+        e = self.view.current
         if e is None:
             return
         from paperterm.tui.bib_actions import bibtex_clipping
         from paperterm.tui.copying import copy_text
 
         clip = bibtex_clipping(e.paper, e.bib_key, self._bib_options())
-        copy_text(self.reader, clip.text, clip.what)
+        copy_text(self.view.reader, clip.text, clip.what)
 
-    def action_export_as(self) -> None:
+    def export_as(self) -> None:
         """Pick a format in the command palette, then export the marked papers (or this one)."""
-        from functools import partial
-
         from textual.command import SimpleCommand
 
         from paperterm.tui.export_actions import READER_FORMATS
@@ -152,7 +153,7 @@ class PaperActions:
             return
         commands = [SimpleCommand(fmt, partial(self.export_targets, fmt), help_text)
                     for fmt, help_text in READER_FORMATS.items()]
-        self.app.search_commands(commands, placeholder="Export as…")
+        self.view.app.search_commands(commands, placeholder="Export as…")
 
     def export_targets(self, fmt: str) -> None:
         from paperterm import paths
@@ -163,46 +164,49 @@ class PaperActions:
             return
         outcome = export_as([e.paper for e in targets], fmt, paths.data_dir(),
                             self.session.config.bibtex.key_pattern)
-        self.reader.say(outcome.message, "error" if outcome.error else "information",
-                        timeout=10)
+        self._say(outcome.message, "error" if outcome.error else "information", timeout=10)
 
-    def action_send_zotero(self) -> None:
+    def send_zotero(self) -> None:
         """Send the marked papers (or this one) to Zotero on a worker thread; marks are
         cleared once Zotero has them."""
-        from functools import partial
-
         targets = self.targets()
         if not targets:
             return
         n = len(targets)
-        self.reader.say(f"Sending {n} paper{'s' * (n != 1)} to Zotero…", timeout=3)
-        self.app.run_worker(partial(self._zotero_in_thread, targets), name="zotero",
-                            group="zotero", thread=True, exit_on_error=False)
+        self._say(f"Sending {n} paper{'s' * (n != 1)} to Zotero…", timeout=3)
+        # the app's worker: it goes on if another day replaces this screen
+        self.view.app.run_worker(
+            partial(zotero_in_thread, self.view, targets, self.session.config.zotero,
+                    self.session.open_store),
+            name="zotero", group="zotero", thread=True, exit_on_error=False)
 
-    def _zotero_in_thread(self, targets: list[Entry]) -> None:
-        from paperterm.tui.zotero_actions import send_to_zotero
-
-        outcome = send_to_zotero([e.paper for e in targets], self.session.config.zotero,
-                                 self.session.open_store)
-        self.app.call_from_thread(self._zotero_done, targets, outcome)
-
-    def _zotero_done(self, targets: list[Entry], outcome: ZoteroOutcome) -> None:
+    def zotero_done(self, message: ZoteroDone) -> None:
+        outcome = message.outcome
         if not outcome.error:
-            for e in targets:
+            for e in message.targets:
                 e.marked = False
-            self.marks_changed()
-        self.reader.say(outcome.message, "error" if outcome.error else "information",
-                        timeout=12 if outcome.error else 8)
+            self.view.marks_changed()
+        self._say(outcome.message, "error" if outcome.error else "information",
+                  timeout=12 if outcome.error else 8)
 
     def _open_url(self, url: str) -> None:
         from paperterm.tui.links import open_link
 
-        open_link(self.reader, url)
+        open_link(self.view.reader, url)
 
-    def action_open_abs(self) -> None:
-        if self.current is not None:
-            self._open_url(self.current.paper.abs_url)
+    def open_abs(self) -> None:
+        if self.view.current is not None:
+            self._open_url(self.view.current.paper.abs_url)
 
-    def action_open_pdf(self) -> None:
-        if self.current is not None:
-            self._open_url(self.current.paper.pdf_url)
+    def open_pdf(self) -> None:
+        if self.view.current is not None:
+            self._open_url(self.view.current.paper.pdf_url)
+
+
+def zotero_in_thread(target: Target, targets: list[Entry], cfg: ZoteroConfig,
+                     open_store: StoreFactory) -> None:
+    """Send `targets` to Zotero; every send is a job of its own, each outcome counts."""
+    from paperterm.tui.zotero_actions import send_to_zotero
+
+    outcome = send_to_zotero([e.paper for e in targets], cfg, open_store)
+    post(target, ZoteroDone(current_job(), targets, outcome))

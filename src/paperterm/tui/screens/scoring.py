@@ -1,29 +1,23 @@
 """The day screen's scoring: local scores at once, or cached LLM scores now and the rest from
 a worker thread whose typed messages (`paperterm.tui.messages`) are applied as they arrive.
 
-A mixin of `DayScreen`, kept apart so that the screen module stays about the list. A message
-counts only if it comes from the worker the screen is waiting for (`_worker`): cancelling or
-replacing a run forgets its worker, and its late messages are dropped.
+`ScoringController` is held by the day screen, which hands it the worker messages. A message
+counts only if it comes from the worker the controller is waiting for: cancelling or
+replacing a run (or a ranking) forgets its worker, and its late messages are dropped.
 """
 
 from __future__ import annotations
 
-import contextlib
 import threading
-from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
-from textual.message_pump import MessagePump
-from textual.timer import Timer
-from textual.worker import Worker
-
-from paperterm.listing import PROVISIONAL, SCORE_SORTS, Entry, FilterState
+from paperterm.listing import PROVISIONAL, SCORE_SORTS
 from paperterm.models import Paper, Topic
 from paperterm.reader_state import count_hint, hint_due
-from paperterm.scoring.types import RunSummary, Score
-from paperterm.session import Session
+from paperterm.scoring.types import Score
 from paperterm.tui.entry_scores import (
+    clear_scores,
     fail_queued,
     lay_local_under,
     mark_queued,
@@ -31,13 +25,21 @@ from paperterm.tui.entry_scores import (
     merge_scores,
     set_scores,
 )
-from paperterm.tui.messages import ScoresArrived, ScoringFailed, ScoringFinished, ScoringProgress
-from paperterm.tui.scoring_worker import score_in_thread
+from paperterm.tui.messages import (
+    LocalScores,
+    ScoresArrived,
+    ScoringFailed,
+    ScoringFinished,
+    ScoringProgress,
+)
+from paperterm.tui.scoring_worker import provisional_in_thread, rank_in_thread, score_in_thread
 
 if TYPE_CHECKING:
-    from paperterm.tui.app import PapertermApp
-    from paperterm.tui.paper_list import PaperTable
-    from paperterm.tui.preview import Preview
+    from textual.timer import Timer
+    from textual.worker import Worker
+
+    from paperterm.session import Session
+    from paperterm.tui.screens.day_view import DayView
 
 ENABLE_LLM_HINT = (
     "Ranked by the local keyword scorer. For LLM scoring pass --model openai/gpt-4o-mini "
@@ -45,185 +47,155 @@ ENABLE_LLM_HINT = (
 )
 
 
-class LiveScoring:
-    """Starts, cancels and follows scoring runs for the day screen."""
+class ScoringController:
+    """Starts, cancels and follows scoring runs and local rankings for the day screen."""
 
     SCORE_FLUSH_DELAY = 0.1  # coalesce score batches into one repaint per 100 ms
     INLINE_LOCAL_MAX = 400  # larger days are ranked by the local scorer on a worker thread
 
-    # provided by DayScreen
-    session: Session
-    topic: Topic
-    autoscore: bool
-    entries: list[Entry]
-    by_id: dict[str, Entry]
-    sort_key: str
-    filters: FilterState
-    scoring: bool
-    summary: RunSummary | None
-    scorer_label: str
-    shown: list[Entry]
-    if TYPE_CHECKING:  # DayScreen's read-only properties
-        @property
-        def reader(self) -> PapertermApp: ...
-        @property
-        def table(self) -> PaperTable: ...
-        @property
-        def preview(self) -> Preview: ...
-    _notices: list[tuple[str, str]]
-    _refilter: Callable[..., None]
-    _show_header: Callable[[], None]
-    set_timer: Callable[..., Timer]
-    call_after_refresh: Callable[..., bool]
-    run_worker: Callable[..., Worker[Any]]
+    def __init__(self, view: DayView) -> None:
+        self.view = view
+        self.model = view.model
+        self._worker: Worker[Any] | None = None  # the LLM run whose messages count
+        self._cancel: threading.Event | None = None  # polled by the engine
+        self._pending_scores: list[Score] = []
+        self._flush_timer: Timer | None = None
+        self._rescore_next: list[Paper] = []  # `r` during a run: scored when it ends
+        self._rank_worker: Worker[Any] | None = None  # the ranking whose scores count
+        self._provisional_worker: Worker[Any] | None = None
 
-    _worker: Worker[Any] | None = None  # the run whose messages count
-    _cancel: threading.Event | None = None  # polled by the engine
-    _pending_scores: list[Score]
-    _flush_timer: Timer | None = None
-    _rescore_next: list[Paper]  # `r` during a run: scored when it ends
-    _rank_generation: int = 0  # the local ranking whose result counts (a newer one wins)
-    if TYPE_CHECKING:  # DayScreen's read-only properties
-        @property
-        def alive(self) -> bool: ...  # composed, attached and the app not quitting
+    @property
+    def session(self) -> Session:
+        """The screen's session (a new one after a topic switch)."""
+        return self.view.session
+
+    def _say(self, message: str, severity: str = "information",
+             timeout: float | None = None) -> None:
+        self.view.reader.say(message, severity, timeout=timeout)
 
     # -- starting and stopping runs ----------------------------------------------------------
 
-    def _start_scoring_on_launch(self) -> None:
+    def start_on_launch(self) -> None:
         if self.session.settings.use_llm:
-            self._score_with_llm([e.paper for e in self.entries], use_cache=True,
-                                 prefilter=True)
+            self.score_with_llm([e.paper for e in self.model.entries], use_cache=True,
+                                prefilter=True)
         else:
-            self._score_locally(hint=True)
+            self.score_locally(hint=True)
 
-    def _score_locally(self, *, hint: bool) -> None:
+    def score_locally(self, *, hint: bool) -> None:
         """Local scores: the learned blend from the cache for this day, topic and what the
         user taught it; else keyword scores (cached, or computed at once for a small day)
         now and the blend from a worker thread (which loads the embedding model)."""
         from paperterm.scoring.local import rank_locally
 
+        reader, model = self.view.reader, self.model
         # on the first starts only, then it is known; once per run (a loading screen, or a
         # cached day, is followed by the fetched day's screen)
-        if hint and "llm" not in self.reader.hints_given and hint_due("llm"):
-            self.reader.hints_given.add("llm")
-            self._notices.append((ENABLE_LLM_HINT, "information"))
-            self.run_worker(partial(count_hint, "llm"), name="hint", thread=True,
-                            exit_on_error=False)
-        papers = [e.paper for e in self.entries]
-        store, label = self.reader.store, self.session.day.label
-        scores = rank_locally(store, papers, self.topic, day=label, compute=False)
+        if hint and "llm" not in reader.hints_given and hint_due("llm"):
+            reader.hints_given.add("llm")
+            self.view.notices.append((ENABLE_LLM_HINT, "information"))
+            self.view.run_worker(partial(count_hint, "llm"), name="hint", thread=True,
+                                 exit_on_error=False)
+        papers = [e.paper for e in model.entries]
+        store, label, topic = reader.store, self.session.day.label, self.view.topic
+        scores = rank_locally(store, papers, topic, day=label, compute=False)
         if scores is not None:
-            set_scores(self.by_id, scores, "local")
-            self.scorer_label = "local scorer"
+            set_scores(model.by_id, scores, "local")
+            model.scorer_label = "local scorer"
             return
         small = len(papers) <= self.INLINE_LOCAL_MAX
-        scores = rank_locally(store, papers, self.topic, day=label, keywords_only=True,
-                              compute=small)
+        scores = rank_locally(store, papers, topic, day=label, keywords_only=True, compute=small)
         if scores is not None:
-            set_scores(self.by_id, scores, "local")
-            self.scorer_label = "local scorer"
+            set_scores(model.by_id, scores, "local")
+            model.scorer_label = "local scorer"
         else:
-            self.scorer_label = "local scorer (ranking…)"
+            model.scorer_label = "local scorer (ranking…)"
         # after the first paint: loading the embedding model competes for the interpreter
-        self.call_after_refresh(partial(self.relearn, keywords_first=scores is None))
+        self.view.call_after_refresh(partial(self.relearn, keywords_first=scores is None))
 
     def relearn(self, *, keywords_first: bool = False) -> None:
         """Rank again from what the user taught it (a star, "not interested"), on a worker
         thread: the embeddings are cached, so it takes milliseconds after the first time.
         With `keywords_first` the keyword scores are shown as soon as they are ready."""
-        if self.session.settings.use_llm or not self.entries or not self.alive:
+        if self.session.settings.use_llm or not self.model.entries or not self.view.alive:
             return
-        self._rank_generation += 1
-        papers = [e.paper for e in self.entries]
-        self.run_worker(partial(self._rank_in_thread, papers, self.topic,
-                                self._rank_generation, keywords_first),
-                        name="ranking", group="ranking", thread=True, exit_on_error=False)
+        papers = [e.paper for e in self.model.entries]
+        self._rank_worker = self.view.run_worker(
+            partial(rank_in_thread, self.view, papers, self.view.topic, self.session.open_store,
+                    self.session.day.label, keywords_first),
+            name="ranking", group="ranking", thread=True, exit_on_error=False)
 
-    def _rank_in_thread(self, papers: list[Paper], topic: Topic, generation: int,
-                        keywords_first: bool) -> None:
-        from paperterm.scoring.local import rank_locally
-        from paperterm.store import open_or_unavailable
-
-        store = open_or_unavailable(self.session.open_store)  # none: the scores still come
-        label = self.session.day.label
-        try:
-            if keywords_first:
-                keywords = rank_locally(store, papers, topic, day=label, keywords_only=True)
-                with contextlib.suppress(Exception):  # the app may have quit meanwhile
-                    self.reader.call_from_thread(self._ranked, topic, keywords, generation)
-            scores = rank_locally(store, papers, topic, day=label)
-        finally:
-            store.close()
-        with contextlib.suppress(Exception):
-            self.reader.call_from_thread(self._ranked, topic, scores, generation)
-
-    def _ranked(self, topic: Topic, scores: list[Score] | None, generation: int) -> None:
-        if (not self.alive or topic is not self.topic or scores is None
-                or self.session.settings.use_llm or generation != self._rank_generation):
+    def on_local_scores(self, message: LocalScores) -> None:
+        if message.provisional:
+            if message.worker is self._provisional_worker:
+                self._provisional(message.topic, message.scores)
             return
-        if all((e := self.by_id.get(s.paper_id)) is None or (e.relevance, e.fine, e.reason) == (
+        if message.worker is not self._rank_worker:
+            return  # a newer ranking (or a topic switch) replaced it
+        self._ranked(message.topic, message.scores)
+
+    def _ranked(self, topic: Topic, scores: list[Score] | None) -> None:
+        view = self.view
+        if (not view.alive or topic is not view.topic or scores is None
+                or self.session.settings.use_llm):
+            return
+        by_id = self.model.by_id
+        if all((e := by_id.get(s.paper_id)) is None or (e.relevance, e.fine, e.reason) == (
                 s.relevance, s.fine, s.reason) for s in scores):
             return  # nothing new: the rows stay where they are
-        set_scores(self.by_id, scores, "local")
-        self.scorer_label = "local scorer"
-        self._refilter()
-        self.preview.render_entry()
+        set_scores(by_id, scores, "local")
+        self.model.scorer_label = "local scorer"
+        view.refilter()
+        view.preview.render_entry()
 
-    def _rank_provisionally(self, why: str) -> None:
+    def rank_provisionally(self, why: str) -> None:
         """The papers the model did not score keep a local score, labelled provisional, so
         the list stays ranked (now for a small day, else from a worker thread)."""
         from paperterm.scoring.local import rank_locally
 
-        if not any(e.status in PROVISIONAL and e.relevance is None for e in self.entries):
+        entries = self.model.entries
+        if not any(e.status in PROVISIONAL and e.relevance is None for e in entries):
             return
-        self.scorer_label = f"local scorer, provisional ({why})"
-        papers = [e.paper for e in self.entries]
-        scores = rank_locally(self.reader.store, papers, self.topic, day=self.session.day.label,
+        self.model.scorer_label = f"local scorer, provisional ({why})"
+        papers = [e.paper for e in entries]
+        topic = self.view.topic
+        scores = rank_locally(self.view.reader.store, papers, topic, day=self.session.day.label,
                               keywords_only=True, compute=len(papers) <= self.INLINE_LOCAL_MAX)
         if scores is not None:
-            self._provisional(self.topic, scores)
+            self._provisional(topic, scores)
             return
-        self.run_worker(partial(self._provisional_in_thread, papers, self.topic),
-                        name="ranking", group="ranking", thread=True, exit_on_error=False)
-
-    def _provisional_in_thread(self, papers: list[Paper], topic: Topic) -> None:
-        from paperterm.scoring.local import rank_locally
-        from paperterm.store import open_or_unavailable
-
-        store = open_or_unavailable(self.session.open_store)  # none: the scores still come
-        try:
-            scores = rank_locally(store, papers, topic, day=self.session.day.label,
-                                  keywords_only=True)
-        finally:
-            store.close()
-        with contextlib.suppress(Exception):  # the app may have quit meanwhile
-            self.reader.call_from_thread(self._provisional, topic, scores)
+        self._provisional_worker = self.view.run_worker(
+            partial(provisional_in_thread, self.view, papers, topic, self.session.open_store,
+                    self.session.day.label),
+            name="ranking", group="ranking", thread=True, exit_on_error=False)
 
     def _provisional(self, topic: Topic, scores: list[Score] | None) -> None:
-        if topic is not self.topic or scores is None or self.scoring:
+        view = self.view
+        if topic is not view.topic or scores is None or view.scoring:
             return
-        if lay_local_under(self.by_id, scores):
-            self._refilter(to_top=not self.table.moved_by_user)
-            self.preview.render_entry()
+        if lay_local_under(self.model.by_id, scores):
+            view.refilter(to_top=not view.table.moved_by_user)
+            view.preview.render_entry()
 
-    def _score_with_llm(self, papers: list[Paper], *, use_cache: bool,
-                        prefilter: bool = False) -> None:
+    def score_with_llm(self, papers: list[Paper], *, use_cache: bool,
+                       prefilter: bool = False) -> None:
         """Show cached scores now, queue the rest and score them on a worker thread; with
         `prefilter` (the whole day) and `--prefilter` set, only the local top part."""
         todo = papers
-        store = self.reader.store
+        store = self.view.reader.store
+        by_id = self.model.by_id
         if use_cache:
             from paperterm.scoring import cached_scores
 
             try:
-                cached = cached_scores(store.scores, todo, self.topic, self.session.settings)
+                cached = cached_scores(store.scores, todo, self.view.topic, self.session.settings)
             except Exception as exc:
                 cached = {}
-                self._notices.append((f"score cache unreadable: {exc}", "warning"))
-            set_scores(self.by_id, cached.values(), "cached")
+                self.view.notices.append((f"score cache unreadable: {exc}", "warning"))
+            set_scores(by_id, cached.values(), "cached")
             todo = [p for p in todo if p.id not in cached]
-        self.scorer_label = self.session.settings.model
-        if not todo or not self.autoscore:
+        self.model.scorer_label = self.session.settings.model
+        if not todo or not self.view.autoscore:
             return
         from paperterm.scoring.keys import key_stop
 
@@ -231,77 +203,97 @@ class LiveScoring:
         stop = key_stop(settings.model, settings.api_base,
                         extra=settings.model_options.extra)
         if stop is not None:  # said at once: litellm is never imported for nothing
-            mark_queued(self.by_id, todo)
-            fail_queued(self.entries, stop.text)
-            self.reader.say(stop.text, "error", timeout=12)
-            self._rank_provisionally("no API key")
+            mark_queued(by_id, todo)
+            fail_queued(self.model.entries, stop.text)
+            self._say(stop.text, "error", timeout=12)
+            self.rank_provisionally("no API key")
             return
-        mark_queued(self.by_id, todo)
+        mark_queued(by_id, todo)
         # after the list is on screen: the worker imports the engine (and litellm)
-        self.scoring = True
-        self.call_after_refresh(partial(self.start_scoring, todo, prefilter=prefilter))
+        self.view.scoring = True
+        self.view.call_after_refresh(partial(self.start_scoring, todo, prefilter=prefilter))
 
     def start_scoring(self, papers: list[Paper], *, prefilter: bool = False,
                       fresh: bool = False) -> None:
         """Score `papers` on a worker thread (replacing any run under way); with `prefilter`,
         only those `--prefilter` sends (see `scoring_worker`); `fresh`: ask the model again
         even where a cached score exists."""
-        self.cancel_scoring()
+        self.cancel()
         self._cancel = threading.Event()
-        self.scoring = True
-        self.summary = None
+        view = self.view
+        view.scoring = True
+        view.summary = None
         s = self.session
         day = s.day.day.isoformat() if s.day.day else None
-        whole = (s.day.label, [e.paper for e in self.entries]) if prefilter else None
-        self._worker = self.run_worker(
-            # mixed into DayScreen: a Screen, so a MessagePump
-            partial(score_in_thread, cast(MessagePump, self), papers, self.topic, s.settings,
-                    s.open_store, self._cancel, day, whole, fresh),
+        whole = (s.day.label, [e.paper for e in self.model.entries]) if prefilter else None
+        self._worker = view.run_worker(
+            partial(score_in_thread, view, papers, view.topic, s.settings, s.open_store,
+                    self._cancel, day, whole, fresh),
             name="scoring", group="scoring", thread=True, exit_on_error=False,
         )
 
-    def action_force_rescore(self) -> None:
+    def rescore(self) -> None:
+        """`r`: score the shown papers (cached scores first); locally without a model."""
+        papers = [e.paper for e in self.model.shown]
+        if not papers:
+            return
+        view = self.view
+        if self.session.settings.use_llm and view.scoring:
+            self.rescore_later(papers)
+            return
+        if self.session.settings.use_llm:
+            view.autoscore = True
+            self.score_with_llm(papers, use_cache=True)
+            if not view.scoring:
+                self._say("Every shown paper already has a score for this topic and model.")
+            view.refilter()
+        else:
+            self.score_locally(hint=False)
+            view.refilter()
+            self._say(ENABLE_LLM_HINT, timeout=6)
+
+    def force_rescore(self) -> None:
         """Ask the model again for the shown papers, cached scores ignored (a forced
         rescore: new answers replace the cached ones; the budget still applies)."""
         from paperterm.scoring.keys import key_stop
 
         settings = self.session.settings
-        papers = [e.paper for e in self.shown]
+        papers = [e.paper for e in self.model.shown]
         if not settings.use_llm:
-            self.reader.say(ENABLE_LLM_HINT, timeout=6)
+            self._say(ENABLE_LLM_HINT, timeout=6)
             return
         if not papers:
             return
-        if self.scoring:
-            self.reader.say("Scoring is running: force a rescore once it has finished.",
-                            "warning")
+        if self.view.scoring:
+            self._say("Scoring is running: force a rescore once it has finished.", "warning")
             return
         stop = key_stop(settings.model, settings.api_base,
                         extra=settings.model_options.extra)
         if stop is not None:
-            self.reader.say(stop.text, "error", timeout=12)
+            self._say(stop.text, "error", timeout=12)
             return
-        self.autoscore = True
-        self.reader.say(f"Asking {settings.model} again for {len(papers)} papers "
-                        "(cached scores ignored)", timeout=4)
+        self.view.autoscore = True
+        self._say(f"Asking {settings.model} again for {len(papers)} papers "
+                  "(cached scores ignored)", timeout=4)
         self.start_scoring(papers, fresh=True)
 
     def rescore_later(self, papers: list[Paper]) -> None:
         """`r` while a run is in flight never cancels paid requests: the shown papers that
         are neither queued nor scored by the model are scored when the run ends."""
-        queued = sum(1 for e in self.entries if e.status == "queued")
-        new = [p for p in papers if self.by_id[p.id].status != "queued"
-               and not (self.by_id[p.id].has_score
-                        and self.by_id[p.id].status not in ("local", "prefilter"))]
+        by_id = self.model.by_id
+        queued = sum(1 for e in self.model.entries if e.status == "queued")
+        new = [p for p in papers if by_id[p.id].status != "queued"
+               and not (by_id[p.id].has_score
+                        and by_id[p.id].status not in ("local", "prefilter"))]
         known = {p.id for p in self._rescore_next}
         self._rescore_next.extend(p for p in new if p.id not in known)
         if new:
-            self.reader.say(f"Scoring is running ({queued} papers queued): {len(new)} more "
-                            "will be scored when it finishes.")
+            self._say(f"Scoring is running ({queued} papers queued): {len(new)} more will "
+                      "be scored when it finishes.")
         else:
-            self.reader.say(f"Scoring is running: {queued} papers queued.")
+            self._say(f"Scoring is running: {queued} papers queued.")
 
-    def cancel_scoring(self) -> None:
+    def cancel(self) -> None:
         """Stop the run under way; whatever it still sends is ignored."""
         if self._cancel is not None:
             self._cancel.set()
@@ -309,9 +301,24 @@ class LiveScoring:
         if self._worker is not None:
             self._worker.cancel()
             self._worker = None
-        self.scoring = False
+        self.view.scoring = False
 
-    # -- the worker's messages -----------------------------------------------------------
+    def switch_topic(self) -> None:
+        """The view's topic changed: forget the old topic's runs and scores, score anew."""
+        self.cancel()
+        self._rescore_next = []
+        self._rank_worker = self._provisional_worker = None
+        self.view.summary = None
+        self._pending_scores.clear()
+        clear_scores(self.model.entries)
+        if self.session.settings.use_llm:
+            self.view.autoscore = True
+            self.score_with_llm([e.paper for e in self.model.entries], use_cache=True,
+                                prefilter=True)
+        else:
+            self.score_locally(hint=False)
+
+    # -- the LLM worker's messages ---------------------------------------------------------
 
     def on_scores_arrived(self, message: ScoresArrived) -> None:
         """Queue scores for display; they are applied together at most every 100 ms."""
@@ -319,58 +326,62 @@ class LiveScoring:
             return
         self._pending_scores.extend(message.scores)
         if self._flush_timer is None:
-            self._flush_timer = self.set_timer(self.SCORE_FLUSH_DELAY, self._flush_scores)
+            self._flush_timer = self.view.set_timer(self.SCORE_FLUSH_DELAY, self._flush_scores)
 
     def on_scoring_progress(self, message: ScoringProgress) -> None:
-        if message.worker is self._worker and self.scoring:
-            self.summary = message.summary
+        if message.worker is self._worker and self.view.scoring:
+            self.view.summary = message.summary
 
     def on_scoring_failed(self, message: ScoringFailed) -> None:
         if message.worker is not self._worker:
             return
+        view = self.view
         self._flush_scores()
         self._worker = None
-        self.scoring = False
-        fail_queued(self.entries, message.error)
-        self.reader.say(message.error, "error", timeout=12)
-        self._refilter()
-        self._rank_provisionally("the model could not score")
-        self.preview.render_entry()
+        view.scoring = False
+        fail_queued(self.model.entries, message.error)
+        self._say(message.error, "error", timeout=12)
+        view.refilter()
+        self.rank_provisionally("the model could not score")
+        view.preview.render_entry()
 
     def on_scoring_finished(self, message: ScoringFinished) -> None:
         if message.worker is not self._worker:
             return
+        view = self.view
         self._flush_scores()
         self._worker = None
         summary = message.summary
-        self.scoring = False
-        self.summary = summary
-        fail_queued(self.entries, summary.stopped or "no score returned")
+        view.scoring = False
+        view.summary = summary
+        entries = self.model.entries
+        fail_queued(entries, summary.stopped or "no score returned")
         if summary.prefiltered:
-            self.reader.say(f"Prefilter: {summary.prefiltered} papers not sent (local score "
-                            f"shown), about {summary.saved_tokens:,} tokens saved", timeout=8)
+            self._say(f"Prefilter: {summary.prefiltered} papers not sent (local score "
+                      f"shown), about {summary.saved_tokens:,} tokens saved", timeout=8)
         if summary.stopped:
-            mark_unsent(self.entries, summary.stopped)
+            mark_unsent(entries, summary.stopped)
         for note in summary.notices:
-            self.reader.say(note, "warning")
+            self._say(note, "warning")
         if summary.stopped:
-            self.reader.say(f"Scoring stopped: {summary.stopped}", "warning", timeout=12)
+            self._say(f"Scoring stopped: {summary.stopped}", "warning", timeout=12)
         # the final ranking: its top shows, unless the user is reading further down
-        self._refilter(to_top=not self.table.moved_by_user)
-        self._rank_provisionally("not all scored by the model")
+        view.refilter(to_top=not view.table.moved_by_user)
+        self.rank_provisionally("not all scored by the model")
         later, self._rescore_next = self._rescore_next, []
         if later and summary.halted is None:
-            self._score_with_llm(later, use_cache=True)
-        self.preview.render_entry()
+            self.score_with_llm(later, use_cache=True)
+        view.preview.render_entry()
 
     def _flush_scores(self) -> None:
         self._flush_timer = None
         pending, self._pending_scores = self._pending_scores, []
-        if not merge_scores(self.by_id, pending):
+        if not merge_scores(self.model.by_id, pending):
             return
-        if self.sort_key in SCORE_SORTS or self.filters.min_relevance is not None:
-            self._refilter()
+        model = self.model
+        if model.sort_key in SCORE_SORTS or model.filters.min_relevance is not None:
+            self.view.refilter()
         else:
-            self.table.refresh_entries()
-            self._show_header()
-        self.preview.render_entry()
+            self.view.table.refresh_entries()
+            self.view.show_header()
+        self.view.preview.render_entry()

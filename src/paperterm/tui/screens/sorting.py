@@ -1,64 +1,54 @@
-"""Sorting keys of the day view: cycle and reverse the sort, one notice per burst."""
+"""Sorting keys of the day view: cycle and reverse the sort, one notice per burst. A
+controller held by the day screen; the sort itself is the day model's."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from paperterm.listing import ENRICH_SORTS, SORT_KEYS, SORT_LABELS, sort_arrow
 
 if TYPE_CHECKING:
     from textual.timer import Timer
 
-    from paperterm.tui.app import PapertermApp
-    from paperterm.tui.paper_list import PaperTable
+    from paperterm.tui.screens.day_view import DayView
 
 
 class SortActions:
-    """Mixed into the day screen, which owns the `sort_key` and `reverse` reactives."""
+    def __init__(self, view: DayView, notice_delay: float) -> None:
+        self.view = view
+        self.model = view.model
+        self.notice_delay = notice_delay  # sort keys closer together give one notice
+        self._notice_timer: Timer | None = None
 
-    SORT_NOTICE_DELAY: float  # the day screen says how long a burst lasts
-    sort_key: str
-    reverse: bool
-    if TYPE_CHECKING:  # DayScreen's read-only properties
-        @property
-        def table(self) -> PaperTable: ...
-        @property
-        def reader(self) -> PapertermApp: ...
-        @property
-        def alive(self) -> bool: ...
-    _sort_notice_timer: Timer | None
-
-    if TYPE_CHECKING:
-        def set_reactive(self, reactive: Any, value: Any) -> None: ...
-        def set_timer(self, delay: float, callback: Any) -> Timer: ...
-
-    def _sort(self, key: str, reverse: bool = False) -> None:
+    def sort(self, key: str, reverse: bool = False) -> None:
         """Sort by `key` in the given direction (one refilter even when both change)."""
-        if key == self.sort_key:
-            self.reverse = reverse
-        else:
-            self.set_reactive(type(self).reverse, reverse)
-            self.sort_key = key
+        self.model.set_sort(key, reverse)
 
-    def action_cycle_sort(self) -> None:
-        keys = (*SORT_KEYS, *ENRICH_SORTS) if self.table.with_signals else SORT_KEYS
-        at = keys.index(self.sort_key) if self.sort_key in keys else -1
-        self._sort(keys[(at + 1) % len(keys)])
-        self._sort_notice()
+    def clicked(self, key: str) -> None:
+        """A column title clicked: sort by it (again: reverse)."""
+        model = self.model
+        self.sort(key, not model.reverse if key == model.sort_key else False)
 
-    def action_reverse_sort(self) -> None:
-        self.reverse = not self.reverse
-        self._sort_notice()
+    def cycle(self) -> None:
+        keys = (*SORT_KEYS, *ENRICH_SORTS) if self.view.table.with_signals else SORT_KEYS
+        key = self.model.sort_key
+        at = keys.index(key) if key in keys else -1
+        self.sort(keys[(at + 1) % len(keys)])
+        self._notice()
 
-    def _sort_notice(self) -> None:
+    def reverse(self) -> None:
+        self.sort(self.model.sort_key, not self.model.reverse)
+        self._notice()
+
+    def _notice(self) -> None:
         """One "Sorted by" notice for a burst of sort keys: said once they stop coming."""
-        if self._sort_notice_timer is not None:
-            self._sort_notice_timer.stop()
-        self._sort_notice_timer = self.set_timer(self.SORT_NOTICE_DELAY, self._say_sort)
+        if self._notice_timer is not None:
+            self._notice_timer.stop()
+        self._notice_timer = self.view.set_timer(self.notice_delay, self._say)
 
-    def _say_sort(self) -> None:
-        self._sort_notice_timer = None
-        if self.alive:
-            arrow = sort_arrow(self.sort_key, self.reverse)
-            self.reader.say(f"Sorted by {SORT_LABELS[self.sort_key]} {arrow}", timeout=2)
-
+    def _say(self) -> None:
+        self._notice_timer = None
+        if self.view.alive:
+            key, reverse = self.model.sort_key, self.model.reverse
+            self.view.reader.say(f"Sorted by {SORT_LABELS[key]} {sort_arrow(key, reverse)}",
+                                 timeout=2)

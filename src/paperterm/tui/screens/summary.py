@@ -2,15 +2,15 @@
 
 The summary is asked for on a worker thread (the engine and litellm load there, never
 before the first paint), in the configured `language`, and cached like a score: asking
-again, here or with `paperterm summarize`, costs nothing. A mixin of `DayScreen` brings
-the action; the modal shows progress, then the summary (or why there is none) and its cost.
+again, here or with `paperterm summarize`, costs nothing. `SummaryActions`, a controller of
+the day screen, brings the action; the modal shows progress, then the summary (or why there
+is none) and its cost, which its worker posts to it as a `SummaryReady` message.
 """
 
 from __future__ import annotations
 
-import contextlib
 import threading
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -21,13 +21,14 @@ from textual.widgets import Static
 
 from paperterm.models import Paper
 from paperterm.session import Session
+from paperterm.tui.messages import SummaryReady
 from paperterm.tui.text import tex
+from paperterm.tui.workers import current_job, post
 
 if TYPE_CHECKING:
-    from textual.app import App
+    from textual.worker import Worker
 
-    from paperterm.listing import Entry
-    from paperterm.tui.app import PapertermApp
+    from paperterm.tui.screens.day_view import DayView
 
 NEEDS_MODEL = ("Summaries need a model: start with --model PROVIDER/MODEL "
                "(e.g. openai/gpt-4o-mini) or set `model` in the config")
@@ -36,22 +37,18 @@ NEEDS_MODEL = ("Summaries need a model: start with --model PROVIDER/MODEL "
 class SummaryActions:
     """The day screen's summary key."""
 
-    session: Session
-    if TYPE_CHECKING:  # DayScreen's read-only properties
-        @property
-        def current(self) -> Entry | None: ...
-        @property
-        def reader(self) -> PapertermApp: ...
-    app: App[int]
+    def __init__(self, view: DayView) -> None:
+        self.view = view
 
-    def action_summarize(self) -> None:
-        e = self.current
+    def summarize(self) -> None:
+        e = self.view.current
         if e is None:
             return
-        if not self.session.settings.model:
-            self.reader.say(NEEDS_MODEL, "warning", timeout=8)
+        session = self.view.session
+        if not session.settings.model:
+            self.view.reader.say(NEEDS_MODEL, "warning", timeout=8)
             return
-        self.app.push_screen(SummaryScreen(e.paper, self.session))
+        self.view.app.push_screen(SummaryScreen(e.paper, session))
 
 
 class SummaryScreen(ModalScreen[None]):
@@ -74,6 +71,7 @@ class SummaryScreen(ModalScreen[None]):
         self.language = session.config.language
         self.cancel = threading.Event()
         self.text: str | None = None  # the summary once it arrived (None: not yet, or none)
+        self._worker: Worker[Any] | None = None  # the request whose answer counts
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="summary-box"):
@@ -83,8 +81,8 @@ class SummaryScreen(ModalScreen[None]):
             yield Static(Text("esc closes"), id="summary-foot")
 
     def on_mount(self) -> None:
-        self.run_worker(self._ask, name="summary", group="summary", thread=True,
-                        exit_on_error=False)
+        self._worker = self.run_worker(self._ask, name="summary", group="summary",
+                                       thread=True, exit_on_error=False)
 
     def _ask(self) -> None:
         """Worker thread: never raises; the outcome goes to the screen."""
@@ -111,16 +109,16 @@ class SummaryScreen(ModalScreen[None]):
         self._post(result.text, result.text, f"{self.language} · {foot} · esc closes")
 
     def _post(self, text: str | None, body: str, foot: str) -> None:
-        if self.cancel.is_set():
-            return
-        with contextlib.suppress(RuntimeError):  # the app has closed
-            self.app.call_from_thread(self._show, text, body, foot)
+        if not self.cancel.is_set():
+            post(self, SummaryReady(current_job(), text, body, foot))
 
-    def _show(self, text: str | None, body: str, foot: str) -> None:
-        self.text = text
-        self.query_one("#summary-body", Static).update(Text(body))
-        if foot:
-            self.query_one("#summary-foot", Static).update(Text(foot))
+    def on_summary_ready(self, message: SummaryReady) -> None:
+        if message.worker is not self._worker or self.cancel.is_set():
+            return
+        self.text = message.text
+        self.query_one("#summary-body", Static).update(Text(message.body))
+        if message.foot:
+            self.query_one("#summary-foot", Static).update(Text(message.foot))
 
     def action_close(self) -> None:
         self.cancel.set()

@@ -1,0 +1,50 @@
+"""What the reader's screens and widgets need of the app beyond Textual's `App`: the session,
+the store, notices and store writes. A Protocol, so that no module besides `tui/app.py`
+names the app class (and none imports it)."""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Any, Protocol, cast
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from textual.app import App
+
+    from paperterm.daymodel import MarkChangeLike
+    from paperterm.models import Topic
+    from paperterm.session import Session
+    from paperterm.store import Store
+    from paperterm.tui.store_writes import Op
+
+
+class Reader(Protocol):
+    """The reader app as its screens use it (`reader_of(self.app)`)."""
+
+    session: Session
+    store: Store  # a stand-in (`Store.unavailable`) when there is no database
+    quitting: bool  # set by `q`: nothing new starts
+    hints_given: set[str]  # once per run, whatever day screens follow
+
+    def say(self, message: str, severity: str = "information",
+            timeout: float | None = None) -> None:
+        """A one-line notice, never parsed as markup."""
+
+    def write_store(self, what: str, op: Op) -> None:
+        """Run a store write now, or later while another program holds the lock."""
+
+    def apply_marks(self, changes: Sequence[MarkChangeLike]) -> None:
+        """Marks changed (on any screen): every open day shows them."""
+
+    def reload_for_topic(self, topic: Topic) -> bool:
+        """Load the shown day for `topic`'s categories in the background; False: it stays."""
+
+    def copy_to_clipboard(self, text: str) -> None: ...
+
+    def suspend(self) -> AbstractContextManager[None]: ...
+
+
+def reader_of(app: App[Any]) -> Reader:
+    """The running reader behind a screen's or widget's `self.app`."""
+    return cast("Reader", app)

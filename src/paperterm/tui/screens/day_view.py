@@ -1,0 +1,94 @@
+"""What the day screen's controllers (scoring, triage, paper actions, ...) may use of the
+screen: this Protocol, handed to each controller when it is made. The screen is the only
+implementation; the controllers never reach past it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from textual.app import App
+    from textual.message import Message
+    from textual.timer import Timer
+    from textual.widget import Widget
+    from textual.widgets import Input
+    from textual.worker import Worker
+
+    from paperterm.daymodel import DayModel
+    from paperterm.listing import Entry
+    from paperterm.models import Topic
+    from paperterm.scoring.types import RunSummary
+    from paperterm.session import Session
+    from paperterm.tui.host import Reader
+    from paperterm.tui.paper_list import PaperTable
+    from paperterm.tui.preview import Preview
+
+
+class DayView(Protocol):
+    """The day screen, as its controllers see it."""
+
+    session: Session
+    model: DayModel  # the entries, what shows, marks
+    topic: Topic  # the topic the day is scored against (switching changes it)
+    autoscore: bool  # LLM runs start without asking
+    scoring: bool  # an LLM run is under way (the header says so)
+    summary: RunSummary | None  # the run's progress or outcome (the header)
+    notices: list[tuple[str, str]]  # said once, when the screen is up
+
+    @property
+    def reader(self) -> Reader: ...
+    @property
+    def app(self) -> App[Any]: ...
+    @property
+    def table(self) -> PaperTable: ...
+    @property
+    def preview(self) -> Preview: ...
+    @property
+    def current(self) -> Entry | None: ...
+    @property
+    def alive(self) -> bool: ...
+    @property
+    def focused(self) -> Widget | None: ...
+    @property
+    def search(self) -> Input: ...
+
+    def refilter(self, *, to_top: bool = False) -> None:
+        """Recompute what shows and repaint the list (`to_top`: show the ranking's top)."""
+
+    def show_header(self) -> None: ...
+
+    def marks_changed(self) -> None:
+        """Flags changed in place: repaint the rows and the counts."""
+
+    def set_focus(self, widget: Widget | None, scroll_visible: bool = True) -> None: ...
+    def post_message(self, message: Message) -> bool: ...
+    def run_worker(self, work: Callable[[], Any], name: str | None = "",
+                   group: str = "default", description: str = "",
+                   exit_on_error: bool = True, start: bool = True,
+                   exclusive: bool = False, thread: bool = False) -> Worker[Any]: ...
+    def set_timer(self, delay: float, callback: Callable[[], Any] | None = None,
+                  *, name: str | None = None, pause: bool = False) -> Timer: ...
+    def call_after_refresh(self, callback: Callable[..., Any], *args: Any,
+                           **kwargs: Any) -> bool: ...
+
+
+def action(controller: str, method: str) -> Callable[[Any], None]:
+    """A screen action that calls `self.<controller>.<method>()`: Textual finds actions on
+    the screen, the controller owns them."""
+
+    def hand_over(self: Any) -> None:
+        getattr(getattr(self, controller), method)()
+
+    hand_over.__doc__ = f"Handed to the screen's `{controller}.{method}`."
+    return hand_over
+
+
+def handler(controller: str, method: str) -> Callable[[Any, Any], None]:
+    """A screen message handler that calls `self.<controller>.<method>(message)`."""
+
+    def hand_over(self: Any, message: Any) -> None:
+        getattr(getattr(self, controller), method)(message)
+
+    hand_over.__doc__ = f"Handed to the screen's `{controller}.{method}`."
+    return hand_over
