@@ -99,3 +99,16 @@ def test_star_teaches_the_topic_given_or_the_configs(run_cli, cached, isolated_h
     assert examples(isolated_home.db, "agents") == {}
     bad = run_cli("star", "--topic", "!!", a)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "not defined" in bad.stderr
+
+
+def test_a_whole_day_export_never_takes_the_sample_day_standing_in(run_cli, tmp_path):
+    """Offline, the loaded day is the bundled sample: `export --all` merged its 244 papers
+    into the user's .bib file (exit 0). It exits 2 and writes nothing; `--sample` says so."""
+    bib = tmp_path / "refs.bib"
+    proc = run_cli("export", "--offline", "--all", "-o", str(bib))
+    assert proc.returncode == 2, proc.stderr
+    assert "--sample" in proc.stderr and "Traceback" not in proc.stderr
+    assert not bib.exists()
+    asked = run_cli("export", "--sample", "--all", "-o", str(bib))
+    assert asked.returncode == 0, asked.stderr
+    assert bib.read_text(encoding="utf-8").count("@misc{") > 100

@@ -38,6 +38,9 @@ def test_an_option_the_subcommand_does_not_use_is_a_usage_error(cli, argv):
     flag = next(w for w in argv if w.startswith("--"))
     assert f"unrecognized arguments: {flag}" in result.stderr
     assert "Traceback" not in result.stderr
+    # the subcommand's usage and name, not paperterm's (whose usage lists the option)
+    assert result.stderr.startswith(f"usage: paperterm {argv[0]} ")
+    assert f"paperterm {argv[0]}: error:" in result.stderr
 
 
 @pytest.mark.parametrize(("argv", "command"), [

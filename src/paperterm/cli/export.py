@@ -87,6 +87,11 @@ def run(opts: Options) -> int:
 
     s = open_headless_session(opts, load)
     try:
+        if opts.whole_day and s.day.source == "sample" and not opts.sample:
+            # offline or arXiv down: the bundled sample day stands in, and must never be
+            # merged into the user's .bib file unasked
+            raise UserError("export --all: today's announcement could not be loaded, only "
+                            "the bundled sample day; give --day D (a cached day) or --sample")
         if opts.format not in ("bibtex", "md"):  # "md": Options' default, when not parsed
             return honoured(s, _export_other(opts, s))
         return honoured(s, _export(opts, s))

@@ -201,7 +201,8 @@ class Config:
         False, comment="the reader shows whole abstracts on every paper (E toggles)")
     bib_path: str = setting(
         "", flag="--bib", commands=frozenset({READER, "export", "learn", "config"}),
-        metavar="FILE", complete="file", group=DISPLAY, help="the .bib file to save to",
+        metavar="FILE", complete="file", group=DISPLAY,
+        help="the .bib file (the reader and export save to it, learn reads it)",
         example='"~/papers/references.bib"')
     bibtex: BibtexConfig = section(BibtexConfig)
     delivery: DeliveryConfig = section(
