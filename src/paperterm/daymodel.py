@@ -16,42 +16,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Literal
 
 from paperterm.listing import Entry, FilterState, make_entries, view
+from paperterm.services.marks import MarkChange
 
 if TYPE_CHECKING:
     from paperterm.models import Paper
 
 MarkField = Literal["starred", "saved", "seen", "dismissed", "note", "tags"]
 FLAGS = ("starred", "saved", "seen")  # the marks kept as booleans on each entry
-
-
-class MarkChangeLike(Protocol):
-    """What `apply_marks` reads of a change: `paperterm.services.marks.MarkChange`."""
-
-    @property
-    def ids(self) -> tuple[str, ...]: ...
-    @property
-    def field(self) -> str: ...
-    @property
-    def value(self) -> bool | str | tuple[str, ...]: ...
-
-
-try:  # the marks service's record, where it exists
-    from paperterm.services.marks import (  # type: ignore[import-not-found, import-untyped, unused-ignore]
-        MarkChange,
-    )
-except ImportError:  # pragma: no cover - until the marks service lands
-
-    @dataclass(frozen=True)
-    class MarkChange:  # type: ignore[no-redef, unused-ignore]
-        """One mark set on some papers: `field` one of `MarkField`, `value` its new value
-        (a bool for the flags, the note's text, the tags)."""
-
-        ids: tuple[str, ...]
-        field: str
-        value: bool | str | tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -136,7 +110,7 @@ class DayModel:
 
     # -- marks ------------------------------------------------------------------------------
 
-    def apply_marks(self, changes: Iterable[MarkChangeLike]) -> DayChange | None:
+    def apply_marks(self, changes: Iterable[MarkChange]) -> DayChange | None:
         """Set the marks the changes carry on the entries of this day (papers of other days
         are ignored) and tell the observers once; the change, or None if nothing changed."""
         ids: set[str] = set()

@@ -146,7 +146,7 @@ def test_at_80x24_the_preview_shows_at_least_six_abstract_lines(tmp_path):
 
 
 FOOTER_ITEMS = ("? Help", "q Quit", "space More", "s Sort", "/ Search", "f Filters", "* Star",
-                "x Mark", "b Save .bib", "o Open", "t Topic")
+                "x Mark", "^z Undo", "b Save .bib", "o Open", "t Topic")
 
 
 @pytest.mark.parametrize("cols", [80, 100])

@@ -133,7 +133,7 @@ async def test_a_star_given_in_search_shows_in_the_day_list_at_once(make_session
 
 
 async def test_star_twice_in_the_starred_list_toggles_the_same_row(make_session, make_app,
-                                                                  size, until):
+                                                                  probe, size, until):
     """issue 19, "Starred list loses stars": `*` removed the row, the cursor landed on the
     next paper and a second `*` unstarred that one. The row stays, shown unstarred."""
     session = make_session()
@@ -145,6 +145,9 @@ async def test_star_twice_in_the_starred_list_toggles_the_same_row(make_session,
     store.close()
     app = make_app(session, autoscore=False)
     async with app.run_test(size=size) as pilot:
+        p = probe(app)
+        in_day_list = lambda: {e.id for e in p.day.entries if e.starred}  # noqa: E731
+        assert in_day_list() == set(ids)
         await pilot.press("L")
         starred = app.screen
         assert isinstance(starred, LibraryScreen)
@@ -153,11 +156,15 @@ async def test_star_twice_in_the_starred_list_toggles_the_same_row(make_session,
         assert first is not None
         await pilot.press("asterisk")
         assert len(starred.hits) == 3 and starred.current is first  # the row stays
-        assert app.store is not None and first.paper.id not in app.store.marks.starred_ids()
+        assert first.paper.id not in app.store.marks.starred_ids()
+        assert in_day_list() == set(ids) - {first.paper.id}  # no other paper changed
         assert "★" not in str(starred.query_one("#library-results").get_option_at_index(0)
                               .prompt)
         await pilot.press("asterisk")  # the same paper again: starred again
         assert app.store.marks.starred_ids() == set(ids)
+        assert in_day_list() == set(ids)
+        assert all("★" in str(starred.query_one("#library-results").get_option_at_index(i)
+                              .prompt) for i in range(3))
         await pilot.press("escape", "L")
         assert len(app.screen.hits) == 3
 

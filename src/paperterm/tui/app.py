@@ -47,7 +47,7 @@ from paperterm.tui.themes import register_themes, score_defaults
 if TYPE_CHECKING:
     from textual.timer import Timer
 
-    from paperterm.daymodel import MarkChangeLike
+    from paperterm.services.marks import MarkChange, MarksService
     from paperterm.store import Store
 
 
@@ -65,6 +65,7 @@ class PapertermApp(App[int]):
         self.session = session
         self.autoscore = autoscore
         self.store: Store  # opened with the first screen (get_default_screen)
+        self.marks: MarksService  # every mark, for the current topic; made with the store
         self.writes = StoreWrites()  # star/seen/saved writes, retried behind a lock
         self._retry_timer: Timer | None = None
         self.quitting = False  # set by `q`: every later key and click is ignored
@@ -161,19 +162,38 @@ class PapertermApp(App[int]):
 
     # -- marks ----------------------------------------------------------------------------
 
-    def apply_marks(self, changes: Sequence[MarkChangeLike]) -> None:
-        """Marks changed on some screen (search, starred, similar, a note): every open day
-        shows them at once."""
+    def apply_marks(self, changes: Sequence[MarkChange]) -> None:
+        """Marks changed (the marks service publishes every change, whichever screen made
+        it): every open day shows them at once."""
         for screen in self.screen_stack:
             if isinstance(screen, DayScreen):
                 screen.model.apply_marks(changes)
 
     def on_app_focus(self, event: events.AppFocus) -> None:
         """Back in the reader: marks another program set meanwhile (a CLI run) show."""
-        if self.store.available and not self.writes.pending:
-            for screen in self.screen_stack:
-                if isinstance(screen, DayScreen):
-                    screen.reload_marks()
+        days = [s for s in self.screen_stack if isinstance(s, DayScreen)]
+        for screen in days:  # the seen marks of this run go first
+            screen.flush_seen()
+        if not self.store.available or self.writes.pending:  # the store would undo marks
+            return
+        self.marks.reload([pid for screen in days for pid in screen.model.by_id])
+        for screen in days:
+            screen.reload_keys()
+
+    def action_undo(self) -> None:
+        """ctrl+z: take back the last star, unstar, not interested or "mark all above seen",
+        and say what was undone."""
+        for screen in self.screen_stack:  # seen marks waiting for their batch go first
+            if isinstance(screen, DayScreen):
+                screen.flush_seen()
+        undone = self.marks.undo()
+        if undone is None:
+            self.say("Nothing to undo.", timeout=3)
+            return
+        self.say(undone, timeout=5)
+        for screen in self.screen_stack:  # stars and "not interested" teach the ranking
+            if isinstance(screen, DayScreen):
+                screen.scorer.relearn()
 
     # -- notices --------------------------------------------------------------------------
 
@@ -186,6 +206,9 @@ class PapertermApp(App[int]):
     # -- the store ------------------------------------------------------------------------
 
     def _open_store(self) -> None:
+        """Open the store and the marks service over it (for the session's topic; its
+        writes wait behind another program's lock, `write_store`)."""
+        from paperterm.services.marks import MarksService
         from paperterm.store import Store, StoreError
 
         try:
@@ -193,9 +216,11 @@ class PapertermApp(App[int]):
         except (StoreError, OSError) as exc:
             self.store = Store.unavailable(str(exc))
             self.startup_notices.append((f"{exc} Stars and seen marks will not be kept.", "error"))
-            return
-        if self.store.notice:
-            self.startup_notices.append((self.store.notice, "warning"))
+        else:
+            if self.store.notice:
+                self.startup_notices.append((self.store.notice, "warning"))
+        self.marks = MarksService(self.store, self.session.topic.name, write=self.write_store)
+        self.marks.subscribe(self.apply_marks)
 
     def write_store(self, what: str, op: Op) -> None:
         """Run a write (`what`: "star 2602.20191") now, or in the background while another
@@ -226,14 +251,21 @@ class PapertermApp(App[int]):
         from paperterm.store import Store
 
         self.store = Store.unavailable(problem)
+        self.marks.store = self.store  # it reads what it shows from the stand-in now
 
     def on_unmount(self) -> None:
+        from paperterm.services.marks import MarksService
+        from paperterm.store import Store
+
         # the screens are unmounted first: they have written what they had to
         if self.writes.pending and self.store.available:  # one last try, with a longer wait
             self.writes.busy_wait = 2.0
             self.writes.retry(self.store)
         with contextlib.suppress(Exception):  # not opened when the app failed to start
             self.store.close()
+            # a day screen closing late (its day replaced as `q` came) writes to nothing
+            self.marks = MarksService(Store.unavailable("the reader has closed"),
+                                      self.marks.topic)
 
     # -- app-wide actions -----------------------------------------------------------------
 

@@ -58,6 +58,8 @@ class FilterScreen(ModalScreen[FilterState | None]):
                 yield Button("Cancel", id="cancel")
 
     def on_mount(self) -> None:
+        if not self.query("#categories"):  # closed before its fields came (keys typed fast)
+            return
         self.query_one("#categories", SelectionList).border_title = "Categories (any of)"
         self.query_one("#types", SelectionList).border_title = "Announce types"
         self.query_one("#min-relevance", Input).focus()
@@ -90,7 +92,9 @@ class FilterScreen(ModalScreen[FilterState | None]):
             self.action_cancel()
 
     def action_apply(self) -> None:
-        if self.is_active:  # a key queued behind the one that closed the panel
+        # not for a key queued behind the one that closed the panel, nor before (or after)
+        # its fields are there: keys mashed fast reached it without its lists
+        if self.is_active and self.query("#categories"):
             self.dismiss(self.collect())
 
     def action_cancel(self) -> None:

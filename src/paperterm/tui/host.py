@@ -1,6 +1,6 @@
 """What the reader's screens and widgets need of the app beyond Textual's `App`: the session,
-the store, notices and store writes. A Protocol, so that no module besides `tui/app.py`
-names the app class (and none imports it)."""
+the store, the marks service, notices and store writes (other than marks). A Protocol, so
+that no module besides `tui/app.py` names the app class (and none imports it)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,10 @@ from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from textual.app import App
 
-    from paperterm.daymodel import MarkChangeLike
     from paperterm.models import Topic
+    from paperterm.services.marks import MarksService
     from paperterm.session import Session
     from paperterm.store import Store
     from paperterm.tui.store_writes import Op
@@ -24,6 +22,7 @@ class Reader(Protocol):
 
     session: Session
     store: Store  # a stand-in (`Store.unavailable`) when there is no database
+    marks: MarksService  # every mark goes through it (the current topic's; undo)
     quitting: bool  # set by `q`: nothing new starts
     hints_given: set[str]  # once per run, whatever day screens follow
 
@@ -33,9 +32,6 @@ class Reader(Protocol):
 
     def write_store(self, what: str, op: Op) -> None:
         """Run a store write now, or later while another program holds the lock."""
-
-    def apply_marks(self, changes: Sequence[MarkChangeLike]) -> None:
-        """Marks changed (on any screen): every open day shows them."""
 
     def reload_for_topic(self, topic: Topic) -> bool:
         """Load the shown day for `topic`'s categories in the background; False: it stays."""

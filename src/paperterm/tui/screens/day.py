@@ -190,12 +190,14 @@ class DayScreen(Screen[None]):
         self.enrichment.show_signals(store)
         self.library.load_annotations(by_id)
 
-    def reload_marks(self) -> None:
-        """The marks as the store has them now (another program may have set some)."""
-        store = self.reader.store
-        if self.alive and store.available:  # a stand-in would wipe the shown marks
-            self.triage.reload(store)
-            self.library.load_annotations(self.model.by_id)
+    def reload_keys(self) -> None:
+        """The citation keys of the saved papers as the store has them (after the marks
+        service re-read the marks: another program may have saved some)."""
+        by_id = self.model.by_id
+        for pid, st in self.reader.store.marks.states(by_id).items():
+            e = by_id.get(pid)
+            if e is not None and e.saved:
+                e.bib_key = st.bib_key
 
     def flush_seen(self) -> None:
         """Write the papers marked seen since the last flush to the store."""
@@ -228,6 +230,10 @@ class DayScreen(Screen[None]):
             self._show_list(to_top=change.resorted)
         elif change.ids:
             self.marks_changed()
+            current = self.current
+            if current is not None and current.id in change.ids \
+                    and change.fields & {"note", "tags"}:
+                self.preview.render_entry()  # the preview shows them
 
     def _show_list(self, *, to_top: bool) -> None:
         self.preview.empty_message = self._empty_message()

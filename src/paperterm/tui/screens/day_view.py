@@ -61,6 +61,9 @@ class DayView(Protocol):
     def marks_changed(self) -> None:
         """Flags changed in place: repaint the rows and the counts."""
 
+    def flush_seen(self) -> None:
+        """Hand the seen marks waiting for their batch to the marks service."""
+
     def set_focus(self, widget: Widget | None, scroll_visible: bool = True) -> None: ...
     def post_message(self, message: Message) -> bool: ...
     def run_worker(self, work: Callable[[], Any], name: str | None = "",

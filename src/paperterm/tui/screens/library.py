@@ -4,11 +4,13 @@ reading list and papers similar to one, in one screen; and the note/tags editor.
 Results show title, first author, day and score; the detail pane shows authors, tags, the
 note and the abstract snippet with the matched words highlighted. The usual keys work on
 the result under the cursor: `*` star, `b` save to .bib, `c` copy BibTeX, `o`/`p` open,
-`n` note and tags; `esc` goes back to the day.
+`n` note and tags, `ctrl+z` undo the last mark change; `esc` goes back to the day. Marks go
+through the reader's marks service, which shows them on every open screen.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from rich.text import Text
@@ -19,7 +21,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, Label, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
-from paperterm.daymodel import MarkChange
+from paperterm.services.marks import MarkChange
 from paperterm.store import SearchHit
 from paperterm.store.fts import HIT_CLOSE, HIT_OPEN
 from paperterm.tui.bib_actions import BibOptions, bibtex_clipping, save_papers
@@ -52,6 +54,7 @@ class LibraryScreen(Screen[None]):
         Binding("o", "open('abs')", "Open", show=True),
         Binding("p", "open('pdf')", "PDF"),
         Binding("m", "similar", "Similar", show=True),
+        Binding("ctrl+z", "app.undo", "Undo", id="undo"),  # `undo` in [keys] remaps it
     ]
 
     def __init__(self, mode: str = "search", *, paper_id: str | None = None,
@@ -60,6 +63,7 @@ class LibraryScreen(Screen[None]):
         self.mode, self.paper_id, self.initial = mode, paper_id, query
         self.hits: list[SearchHit] = []
         self.starred: set[str] = set()
+        self._unsubscribe: Callable[[], None] | None = None
 
     @property
     def reader(self) -> Reader:
@@ -78,6 +82,7 @@ class LibraryScreen(Screen[None]):
                 "similar": f"Similar to {self.paper_id}"}[self.mode]
 
     def on_mount(self) -> None:
+        self._unsubscribe = self.reader.marks.subscribe(self._marks_changed)
         box = self.query_one("#library-query", Input)
         box.display = self.mode == "search"
         self.refresh_results()
@@ -106,6 +111,28 @@ class LibraryScreen(Screen[None]):
         results.add_options([Option(self._row(h)) for h in self.hits])
         if self.hits:
             results.highlighted = 0
+        self._show_detail()
+
+    def on_unmount(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+
+    def _marks_changed(self, changes: Sequence[MarkChange]) -> None:
+        """A star given or taken anywhere (here, `ctrl+z`): the rows it touches show it in
+        place; no row comes or goes until the list is opened again."""
+        touched = False
+        for c in changes:
+            if c.field == "starred":
+                (self.starred.update if c.value else self.starred.difference_update)(c.ids)
+                touched = True
+            touched = touched or c.field in ("note", "tags")
+        if not touched or not self.is_attached:
+            return
+        results = self.query_one("#library-results", OptionList)
+        ids = {pid for c in changes for pid in c.ids}
+        for i, h in enumerate(self.hits):
+            if h.paper.id in ids:
+                results.replace_option_prompt_at_index(i, self._row(h))
         self._show_detail()
 
     def _row(self, h: SearchHit) -> Text:
@@ -160,17 +187,11 @@ class LibraryScreen(Screen[None]):
     def action_star(self) -> None:
         """Star or unstar the result under the cursor; it stays where it is (shown
         unstarred in the Starred list until the list is opened again)."""
-        h, store = self.current, self.reader.store
+        h = self.current
         if h is None:
             return
-        pid = h.paper.id
-        starred = pid not in self.starred
-        store.marks.set_starred(pid, starred, topic=self.reader.session.topic.name)
-        (self.starred.add if starred else self.starred.discard)(pid)
-        results = self.query_one("#library-results", OptionList)
-        if results.highlighted is not None:
-            results.replace_option_prompt_at_index(results.highlighted, self._row(h))
-        self.reader.apply_marks([MarkChange((pid,), "starred", starred)])
+        marks, pid = self.reader.marks, h.paper.id
+        (marks.unstar if pid in self.starred else marks.star)([pid])  # as the row shows it
 
     def _options(self) -> BibOptions:
         s = self.reader.session
@@ -182,10 +203,7 @@ class LibraryScreen(Screen[None]):
             return
         outcome = save_papers([h.paper], self.reader.session.bib_path, self._options())
         if not outcome.error and outcome.in_file and outcome.path is not None:
-            self.reader.store.marks.mark_saved(outcome.in_file, outcome.path,
-                                               topic=self.reader.session.topic.name)
-            self.reader.apply_marks(
-                [MarkChange(tuple(pid for pid, _ in outcome.in_file), "saved", True)])
+            self.reader.marks.mark_saved(list(outcome.in_file), outcome.path)  # one by one
         self.reader.say(outcome.message, "error" if outcome.error else "information")
 
     def action_copy(self) -> None:
@@ -208,8 +226,7 @@ class LibraryScreen(Screen[None]):
 
     def action_note(self) -> None:
         if self.current is not None:
-            self.app.push_screen(NoteEditor(self.current.paper.id),
-                                 lambda _: self.refresh_results())
+            self.app.push_screen(NoteEditor(self.current.paper.id))  # shown as it is saved
 
 
 class NoteEditor(ModalScreen[bool]):
@@ -243,17 +260,13 @@ class NoteEditor(ModalScreen[bool]):
         self.query_one(TextArea).focus()
 
     def action_save(self) -> None:
-        store = self.reader.store
-        if not store.available:
+        if not self.reader.store.available:
             self.reader.say("No database: the note cannot be kept.", "error")
             self.dismiss(False)
             return
-        store.marks.set_note(self.paper_id, self.query_one(TextArea).text)
-        store.marks.set_tags(self.paper_id, self.query_one("#note-tags", Input).value.split(","))
-        pid = self.paper_id
-        tags = tuple(store.marks.tags([pid]).get(pid, []))
-        self.reader.apply_marks([MarkChange((pid,), "note", store.marks.note(pid)),
-                                 MarkChange((pid,), "tags", tags)])
+        marks = self.reader.marks  # every open day shows the note and tags at once
+        marks.set_note(self.paper_id, self.query_one(TextArea).text)
+        marks.set_tags(self.paper_id, self.query_one("#note-tags", Input).value.split(","))
         self.reader.say(f"Note and tags saved for {self.paper_id}", timeout=3)
         self.dismiss(True)
 

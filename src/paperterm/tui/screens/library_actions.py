@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from paperterm.daymodel import MarkChange
+from paperterm.services.marks import MarkChange
 
 if TYPE_CHECKING:
     from paperterm.tui.screens.day_view import DayView
@@ -39,10 +39,9 @@ class LibraryActions:
         self.model.apply_marks(changes)
 
     def resumed(self) -> None:
-        """Back from the library (where notes and tags may have changed): show them anew."""
-        e = self.view.current
-        if e is not None:
-            self.load_annotations([e.id])
+        """Back from the library: the preview as the marks are now (the marks service
+        brought what changed there into the day model)."""
+        if self.view.current is not None:
             self.view.preview.render_entry()
 
     def library_search(self) -> None:
@@ -66,12 +65,5 @@ class LibraryActions:
         from paperterm.tui.screens.library import NoteEditor
 
         e = self.view.current
-        if e is None:
-            return
-
-        def saved(done: bool | None) -> None:
-            if done:
-                self.load_annotations([e.id])
-                self.view.preview.render_entry()
-
-        self.view.app.push_screen(NoteEditor(e.id), saved)
+        if e is not None:  # the note and tags show as the marks service publishes them
+            self.view.app.push_screen(NoteEditor(e.id))

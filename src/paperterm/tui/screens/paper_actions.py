@@ -11,7 +11,6 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING
 
-from paperterm.daymodel import MarkChange
 from paperterm.listing import Entry
 from paperterm.tui.messages import ZoteroDone
 from paperterm.tui.text import one_line
@@ -50,10 +49,9 @@ class PaperActions:
         e = self.view.current
         if e is None:
             return
-        pid, starred, topic = e.id, not e.starred, self.view.topic.name
-        self.model.apply_marks([MarkChange((pid,), "starred", starred)])
-        self.view.reader.write_store(
-            f"the star of {pid}", lambda store: store.marks.set_starred(pid, starred, topic=topic))
+        marks = self.view.reader.marks  # it publishes the change to every open day
+        starred = not e.starred  # as the row shows it
+        (marks.star if starred else marks.unstar)([e.id])
         if starred:
             self.triage.mark_seen([e])
         self.scoring.relearn()  # stars are what the local ranking learns from
@@ -66,11 +64,9 @@ class PaperActions:
             if not store.available:
                 self._say("No database: paperterm cannot remember this.", "warning")
             return
-        pid, topic = e.id, self.view.topic.name
-        dismissed = pid not in store.marks.dismissed_ids(topic)
-        self.view.reader.write_store(f"not interested in {pid}",
-                                     lambda s: s.marks.set_dismissed(pid, topic, dismissed))
-        self.model.apply_marks([MarkChange((pid,), "dismissed", dismissed)])
+        topic = self.view.topic.name
+        changes = self.view.reader.marks.toggle_dismissed([e.id])
+        dismissed = any(c.field == "dismissed" and c.value for c in changes)
         title = one_line(e.paper.title)[:60]
         self._say(f"Not interested ({topic}): {title}; ranked lower from now on"
                   if dismissed else f"Interested again ({topic}): {title}", timeout=4)
@@ -118,16 +114,12 @@ class PaperActions:
         if outcome.error:
             self._say(outcome.message, "error", timeout=12)
             return
-        if outcome.in_file and outcome.path is not None:
-            in_file, path, topic = list(outcome.in_file), outcome.path, self.view.topic.name
-            self.view.reader.write_store(
-                "the saved marks", lambda store: store.marks.mark_saved(in_file, path, topic=topic))
         for pid, key in outcome.in_file:
             e = self.model.by_id.get(pid)
             if e is not None:
                 e.bib_key, e.marked = key, False
-        self.model.apply_marks([MarkChange(tuple(pid for pid, _ in outcome.in_file),
-                                           "saved", True)])
+        if outcome.in_file and outcome.path is not None:  # chosen one by one: a signal
+            self.view.reader.marks.mark_saved(list(outcome.in_file), outcome.path)
         self._say(outcome.message, "information", timeout=8)
         for warning in outcome.warnings:
             self._say(warning, "warning")

@@ -4,8 +4,9 @@
 `Triage` is a controller held by the day screen. A paper is seen once the user moved the
 cursor off it after it rested there while the list was being read (it was in the preview;
 not while a filter was typed in the search box), when it is starred or marked, or with "mark
-all above seen"; marks go through the day model (`apply_marks`), and seen marks are written to the
-store in batches (`flush_seen`) and when the screen closes.
+all above seen". The cursor's seen marks show in the day model at once and reach the marks
+service (and so the store) in batches (`flush_seen`) and when the screen closes; "mark all
+above seen" goes to the service at once, as one step `ctrl+z` undoes.
 """
 
 from __future__ import annotations
@@ -13,11 +14,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from paperterm.daymodel import MarkChange
 from paperterm.listing import Entry
+from paperterm.services.marks import MarkChange
 
 if TYPE_CHECKING:
-    from paperterm.store import Store
     from paperterm.tui.paper_list import PaperTable
     from paperterm.tui.screens.day_view import DayView
 
@@ -33,7 +33,8 @@ class Triage:
         self._read = False  # the paper under the cursor was there while the list was read
 
     def mark_seen(self, entries: Iterable[Entry]) -> int:
-        """Mark `entries` seen (written to the store with the next flush); how many were not."""
+        """Mark `entries` seen (given to the marks service with the next flush); how many
+        were not."""
         ids = tuple(e.id for e in entries if not e.seen)
         if ids:
             self._pending_seen.update(ids)
@@ -52,31 +53,12 @@ class Triage:
             self.mark_seen([left])
 
     def flush_seen(self) -> None:
-        """Write the papers marked seen since the last flush to the store."""
+        """Give the papers marked seen since the last flush to the marks service (read under
+        its topic, the screen's: what was read teaches it)."""
         if not self._pending_seen:
             return
         ids, self._pending_seen = sorted(self._pending_seen), set()
-        topic = self.view.topic.name  # what was read under this topic teaches it
-        self.view.reader.write_store("the seen marks",
-                                     lambda store: store.marks.mark_seen(ids, topic=topic))
-
-    def reload(self, store: Store) -> None:
-        """Seen, starred and saved marks as the store has them now: those that differ show.
-        Seen marks are only ever added (this screen's own are written first)."""
-        self.flush_seen()
-        states = store.marks.states(self.model.by_id)
-        changes = []
-        for e in self.model.entries:
-            st = states.get(e.id)
-            starred, saved = (st.starred, st.saved) if st is not None else (False, False)
-            if st is not None and st.seen and not e.seen:
-                changes.append(MarkChange((e.id,), "seen", True))
-            if starred != e.starred:
-                changes.append(MarkChange((e.id,), "starred", starred))
-            if saved != e.saved:
-                changes.append(MarkChange((e.id,), "saved", saved))
-                e.bib_key = st.bib_key if st is not None else None
-        self.model.apply_marks(changes)
+        self.view.reader.marks.mark_seen(ids)
 
     def _jump_unseen(self, step: int) -> None:
         table, shown = self.view.table, self.model.shown
@@ -97,5 +79,9 @@ class Triage:
         self._jump_unseen(-1)
 
     def seen_above(self) -> None:
-        n = self.mark_seen(self.model.shown[: self.view.table.cursor])
+        """Mark every paper above the cursor seen, one step `ctrl+z` undoes."""
+        above = self.model.shown[: self.view.table.cursor]
+        n = sum(not e.seen for e in above)
+        self.flush_seen()  # those the cursor passed are not part of the step
+        self.view.reader.marks.mark_seen([e.id for e in above if not e.seen], undoable=True)
         self.view.reader.say(f"{n} paper{'s' * (n != 1)} above marked seen.", timeout=3)
