@@ -185,3 +185,31 @@ async def test_marks_set_by_another_program_show_when_the_reader_regains_focus(
         app.post_message(events.AppFocus())
         await until(pilot, lambda: target.starred)
         assert "★" in p.marks(2)
+
+
+async def test_a_star_given_in_search_ranks_the_day_again_and_marks_it_seen(
+        make_session, make_app, probe, size, until, embedding_model):
+    """A star given in the search screen changed the day list's marks but not its ranking
+    (a star in the day list ranks again: what the local ranking learns from), and left the
+    paper unseen (a star in the day list marks it seen): one score everywhere."""
+    session = make_session()
+    _cached(session)
+    app = make_app(session)
+    async with app.run_test(size=size) as pilot:
+        p = probe(app)
+        await until(pilot, lambda: any("close to the topic" in e.reason for e in p.shown),
+                    seconds=30)
+        target = next(e for e in p.shown if e.paper.title.startswith("MoBiQuant"))
+        before = target.fine
+        await pilot.press("F", *"mobiquant")
+        screen = app.screen
+        assert isinstance(screen, LibraryScreen)
+        await until(pilot, lambda: target.id in [h.paper.id for h in screen.hits])
+        await pilot.press("enter", *["down"] * [h.paper.id for h in screen.hits].index(
+            target.id))
+        assert screen.current is not None and screen.current.paper.id == target.id
+        await pilot.press("asterisk", "escape")
+        await until(pilot, lambda: app.screen is p.day)
+        await until(pilot, lambda: target.fine != before, seconds=30)
+        assert target.fine > before
+        assert target.starred and target.seen

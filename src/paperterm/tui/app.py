@@ -51,6 +51,9 @@ if TYPE_CHECKING:
     from paperterm.store import Store
 
 
+TEACHES = frozenset({"starred", "saved", "dismissed"})  # marks the local ranking learns from
+
+
 class PapertermApp(App[int]):
     """paperterm's reader. `PapertermApp(session).run()` or `run_tui(session)`."""
 
@@ -164,10 +167,14 @@ class PapertermApp(App[int]):
 
     def apply_marks(self, changes: Sequence[MarkChange]) -> None:
         """Marks changed (the marks service publishes every change, whichever screen made
-        it): every open day shows them at once."""
+        it): every open day shows them at once, and ranks again from a mark that teaches
+        its ranking (a star, a save, not interested), wherever it was given."""
+        teaches = any(c.field in TEACHES for c in changes)
         for screen in self.screen_stack:
             if isinstance(screen, DayScreen):
                 screen.model.apply_marks(changes)
+                if teaches:
+                    screen.scorer.relearn()
 
     def on_app_focus(self, event: events.AppFocus) -> None:
         """Back in the reader: marks another program set meanwhile (a CLI run) show."""
@@ -190,10 +197,7 @@ class PapertermApp(App[int]):
         if undone is None:
             self.say("Nothing to undo.", timeout=3)
             return
-        self.say(undone, timeout=5)
-        for screen in self.screen_stack:  # stars and "not interested" teach the ranking
-            if isinstance(screen, DayScreen):
-                screen.scorer.relearn()
+        self.say(undone, timeout=5)  # its reverse change went through apply_marks
 
     # -- notices --------------------------------------------------------------------------
 

@@ -191,7 +191,11 @@ class LibraryScreen(Screen[None]):
         if h is None:
             return
         marks, pid = self.reader.marks, h.paper.id
-        (marks.unstar if pid in self.starred else marks.star)([pid])  # as the row shows it
+        if pid in self.starred:  # as the row shows it
+            marks.unstar([pid])
+        else:
+            marks.star([pid])
+            marks.mark_seen([pid])  # as a star in the day list does
 
     def _options(self) -> BibOptions:
         s = self.reader.session

@@ -54,7 +54,6 @@ class PaperActions:
         (marks.star if starred else marks.unstar)([e.id])
         if starred:
             self.triage.mark_seen([e])
-        self.scoring.relearn()  # stars are what the local ranking learns from
 
     def not_interested(self) -> None:
         """Tell the local ranking this paper is not for the current topic (again: undo)."""
@@ -70,7 +69,6 @@ class PaperActions:
         title = one_line(e.paper.title)[:60]
         self._say(f"Not interested ({topic}): {title}; ranked lower from now on"
                   if dismissed else f"Interested again ({topic}): {title}", timeout=4)
-        self.scoring.relearn()
 
     def toggle_mark(self) -> None:
         """Mark or unmark the paper, then go on to the next one (triage)."""
