@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from paperterm import paths
-from paperterm.cli.errors import EXIT_OK, UserError
+from paperterm.cli.errors import EXIT_INSTEAD, EXIT_OK, UserError
 from paperterm.cli.library_ids import cached_by_ids
 from paperterm.cli.options import Options
 from paperterm.cli.scoring_run import exit_code, score_day
@@ -89,9 +89,11 @@ def run(opts: Options) -> int:
     try:
         if opts.whole_day and s.day.source == "sample" and not opts.sample:
             # offline or arXiv down: the bundled sample day stands in, and must never be
-            # merged into the user's .bib file unasked
-            raise UserError("export --all: today's announcement could not be loaded, only "
-                            "the bundled sample day; give --day D (a cached day) or --sample")
+            # merged into the user's .bib file unasked; nothing is written
+            print("paperterm: export --all: the day asked for could not be loaded, only the "
+                  "bundled sample day; nothing exported (give --day D, a cached day, or "
+                  "--sample)", file=sys.stderr)
+            return EXIT_INSTEAD
         if opts.format not in ("bibtex", "md"):  # "md": Options' default, when not parsed
             return honoured(s, _export_other(opts, s))
         return honoured(s, _export(opts, s))

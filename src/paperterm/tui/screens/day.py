@@ -94,6 +94,7 @@ class DayScreen(Screen[None]):
         self.sorting = SortActions(self, self.SORT_NOTICE_DELAY)
         self.filtering = Filtering(self)
         self.topics = TopicSwitch(self, self.follows, self.scorer)
+        self._mounted = False
         self._stop_observing = self.model.subscribe(self._model_changed)
 
     # -- the model's state, read where the screen was asked before -------------------------
@@ -161,6 +162,7 @@ class DayScreen(Screen[None]):
         return tables.first(PaperTable).current if tables else None
 
     def on_mount(self) -> None:
+        self._mounted = True  # its widgets are there: model changes may repaint them
         self.search.display = False
         self.preview.keep_expanded = self.session.config.expand_abstracts
         self._load_marks()
@@ -175,9 +177,12 @@ class DayScreen(Screen[None]):
         self.post_message(self.Ready(self.notices))
 
     def on_unmount(self) -> None:
+        # no longer observed first: its widgets are going while its last seen marks are
+        # published (to the other open days), and repainting them raised NoMatches
+        self._mounted = False
+        self._stop_observing()
         self.scorer.cancel()
         self.flush_seen()
-        self._stop_observing()
 
     def _load_marks(self) -> None:
         """Seen, starred and saved marks from the store."""
@@ -213,8 +218,12 @@ class DayScreen(Screen[None]):
 
     @property
     def alive(self) -> bool:
-        """Composed and attached, and the app is not shutting down."""
-        return self.is_attached and not self.reader.quitting and bool(self.children)
+        """Mounted with its list still there, attached, and the app is not shutting down.
+        Marks published while this screen was still composing, or while it and another day
+        were being removed together (Textual removes the widgets before the screen's
+        unmount), reached it with no list to repaint."""
+        return (self._mounted and self.is_attached and not self.reader.quitting
+                and bool(self.query("#papers")))
 
     def refilter(self, *, to_top: bool = False) -> None:
         """Recompute which papers show, in which order. The cursor stays on its paper once
