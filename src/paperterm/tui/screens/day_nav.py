@@ -19,6 +19,7 @@ from textual.widgets import Input, Label
 from paperterm.sources import daynav
 from paperterm.sources.calendar import eastern_today
 from paperterm.tui.messages import DayFetched, DayFetchFailed
+from paperterm.tui.screens.day_view import DayController
 from paperterm.tui.workers import Target, current_job, post
 
 if TYPE_CHECKING:
@@ -66,19 +67,14 @@ class JumpDialog(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class DayNavigation:
+class DayNavigation(DayController):
     """The day keys of the day screen (a controller it holds). `screen_class` makes the
     screen of another day: `screen_class(session, autoscore=...)`."""
 
     def __init__(self, view: DayView, screen_class: type[Screen[Any]]) -> None:
-        self.view = view
+        super().__init__(view)
         self.screen_class = screen_class
         self._thread: threading.Thread | None = None  # the fetch whose day counts
-
-    @property
-    def session(self) -> Session:
-        """The screen's session (a new one after a topic switch)."""
-        return self.view.session
 
     # -- the keys ---------------------------------------------------------------------------
 

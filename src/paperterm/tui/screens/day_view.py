@@ -95,3 +95,21 @@ def handler(controller: str, method: str) -> Callable[[Any, Any], None]:
 
     hand_over.__doc__ = f"Handed to the screen's `{controller}.{method}`."
     return hand_over
+
+
+class DayController:
+    """A part of the day screen that owns some of its keys: it reaches the screen only
+    through `view` (a `DayView`), reads the screen's session (a new one after a topic
+    switch) and says things through the reader."""
+
+    def __init__(self, view: DayView) -> None:
+        self.view = view
+
+    @property
+    def session(self) -> Session:
+        """The screen's session (a new one after a topic switch)."""
+        return self.view.session
+
+    def _say(self, message: str, severity: str = "information",
+             timeout: float | None = None) -> None:
+        self.view.reader.say(message, severity, timeout=timeout)

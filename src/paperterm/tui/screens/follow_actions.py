@@ -11,24 +11,19 @@ from typing import TYPE_CHECKING
 
 from paperterm.follows import Followed, clean_author, merged, name_key, with_follows
 from paperterm.models import Topic
+from paperterm.tui.screens.day_view import DayController
 from paperterm.tui.text import one_line
 
 if TYPE_CHECKING:
-    from paperterm.session import Session
     from paperterm.tui.screens.day_view import DayView
     from paperterm.tui.screens.scoring import ScoringController
 
 
-class Follows:
+class Follows(DayController):
     def __init__(self, view: DayView, scoring: ScoringController) -> None:
-        self.view = view
+        super().__init__(view)
         self.model = view.model
         self.scoring = scoring
-
-    @property
-    def session(self) -> Session:
-        """The screen's session (a new one after a topic switch)."""
-        return self.view.session
 
     def with_follows(self, topic: Topic) -> Topic:
         """`topic` following the config's authors and those followed in the reader."""

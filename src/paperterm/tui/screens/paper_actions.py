@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING
 
 from paperterm.listing import Entry
 from paperterm.tui.messages import ZoteroDone
+from paperterm.tui.screens.day_view import DayController
 from paperterm.tui.text import one_line
 from paperterm.tui.workers import Target, current_job, post
 
 if TYPE_CHECKING:
     from paperterm.config import ZoteroConfig
-    from paperterm.session import Session
     from paperterm.store import StoreFactory
     from paperterm.tui.bib_actions import BibOptions
     from paperterm.tui.screens.day_view import DayView
@@ -26,23 +26,14 @@ if TYPE_CHECKING:
     from paperterm.tui.screens.triage import Triage
 
 
-class PaperActions:
+class PaperActions(DayController):
     """Marks, BibTeX, exports and links for the day screen."""
 
     def __init__(self, view: DayView, triage: Triage, scoring: ScoringController) -> None:
-        self.view = view
+        super().__init__(view)
         self.model = view.model
         self.triage = triage
         self.scoring = scoring
-
-    @property
-    def session(self) -> Session:
-        """The screen's session (a new one after a topic switch)."""
-        return self.view.session
-
-    def _say(self, message: str, severity: str = "information",
-             timeout: float | None = None) -> None:
-        self.view.reader.say(message, severity, timeout=timeout)
 
     def toggle_star(self) -> None:
         """Star (and so mark seen) or unstar the paper."""

@@ -33,12 +33,12 @@ from paperterm.tui.messages import (
     ScoringProgress,
 )
 from paperterm.tui.scoring_worker import provisional_in_thread, rank_in_thread, score_in_thread
+from paperterm.tui.screens.day_view import DayController
 
 if TYPE_CHECKING:
     from textual.timer import Timer
     from textual.worker import Worker
 
-    from paperterm.session import Session
     from paperterm.tui.screens.day_view import DayView
 
 ENABLE_LLM_HINT = (
@@ -47,14 +47,14 @@ ENABLE_LLM_HINT = (
 )
 
 
-class ScoringController:
+class ScoringController(DayController):
     """Starts, cancels and follows scoring runs and local rankings for the day screen."""
 
     SCORE_FLUSH_DELAY = 0.1  # coalesce score batches into one repaint per 100 ms
     INLINE_LOCAL_MAX = 400  # larger days are ranked by the local scorer on a worker thread
 
     def __init__(self, view: DayView) -> None:
-        self.view = view
+        super().__init__(view)
         self.model = view.model
         self._worker: Worker[Any] | None = None  # the LLM run whose messages count
         self._cancel: threading.Event | None = None  # polled by the engine
@@ -63,15 +63,6 @@ class ScoringController:
         self._rescore_next: list[Paper] = []  # `r` during a run: scored when it ends
         self._rank_worker: Worker[Any] | None = None  # the ranking whose scores count
         self._provisional_worker: Worker[Any] | None = None
-
-    @property
-    def session(self) -> Session:
-        """The screen's session (a new one after a topic switch)."""
-        return self.view.session
-
-    def _say(self, message: str, severity: str = "information",
-             timeout: float | None = None) -> None:
-        self.view.reader.say(message, severity, timeout=timeout)
 
     # -- starting and stopping runs ----------------------------------------------------------
 
