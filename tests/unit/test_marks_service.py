@@ -125,6 +125,11 @@ def test_notes_and_tags_are_published_as_stored(store, marks, published, day):
                          MarkChange((pid,), "tags", ("moe", "reading-group"))]
     assert store.marks.note(pid) == "first line\nsecond"
     assert store.marks.tags([pid]) == {pid: ["moe", "reading-group"]}
+    # like every mark, each records the topic it was made under
+    assert [r[0] for r in store.conn.execute("SELECT topic FROM notes WHERE id=?",
+                                             (pid,))] == ["moe"]
+    assert {r[0] for r in store.conn.execute("SELECT topic FROM tags WHERE id=?",
+                                             (pid,))} == {"moe"}
 
 
 def test_saved_one_by_one_teaches_the_topic_a_bulk_save_none(store, marks, published, day,

@@ -314,14 +314,17 @@ class MarksService:
     def set_note(self, paper_id: str, body: str) -> list[MarkChange]:
         """Replace the paper's note (an empty one deletes it)."""
         note = clean_note(body)
-        self._run(f"the note on {paper_id}", lambda store: store.marks.set_note(paper_id, note))
+        topic = self._topic
+        self._run(f"the note on {paper_id}",
+                  lambda store: store.marks.set_note(paper_id, note, topic=topic))
         return self._publish([MarkChange((paper_id,), "note", note)])
 
     def set_tags(self, paper_id: str, tags: Iterable[str]) -> list[MarkChange]:
         """Replace the paper's tags (normalised: "Reading Group" -> "reading-group")."""
-        wanted = clean_tags(tags)
+        wanted, topic = clean_tags(tags), self._topic
+
         def op(store: Store) -> None:
-            store.marks.set_tags(paper_id, wanted)
+            store.marks.set_tags(paper_id, wanted, topic=topic)
 
         self._run(f"the tags of {paper_id}", op)
         return self._publish([MarkChange((paper_id,), "tags", tuple(wanted))])

@@ -38,14 +38,15 @@ class NoteQueries(Queries):
         return {r[0]: r[1] for r in self.select_in(
             "SELECT id, body FROM notes WHERE id IN ({marks})", (), list(ids))}
 
-    def set_note(self, paper_id: str, body: str) -> None:
-        """Replace the note (an empty one deletes it)."""
+    def set_note(self, paper_id: str, body: str, *, topic: str | None = None) -> None:
+        """Replace the note (an empty one deletes it); `topic`: the one it was written under."""
         body = clean_note(body)
         with self.transaction() as c:
             if body:
-                c.execute("""INSERT INTO notes (id, body, updated_at) VALUES (?, ?, ?)
+                c.execute("""INSERT INTO notes (id, body, updated_at, topic) VALUES (?, ?, ?, ?)
                              ON CONFLICT(id) DO UPDATE SET body=excluded.body,
-                             updated_at=excluded.updated_at""", (paper_id, body, time.time()))
+                             updated_at=excluded.updated_at, topic=excluded.topic""",
+                          (paper_id, body, time.time(), topic))
             else:
                 c.execute("DELETE FROM notes WHERE id=?", (paper_id,))
             reindex(c, [paper_id])
@@ -57,13 +58,15 @@ class NoteQueries(Queries):
             out.setdefault(r[0], []).append(r[1])
         return out
 
-    def set_tags(self, paper_id: str, tags: Iterable[str]) -> list[str]:
-        """Replace the paper's tags; returns them as stored."""
+    def set_tags(self, paper_id: str, tags: Iterable[str], *,
+                 topic: str | None = None) -> list[str]:
+        """Replace the paper's tags; returns them as stored. `topic`: the one they were
+        given under."""
         wanted = clean_tags(tags)
         now = time.time()
         with self.transaction() as c:
             c.execute("DELETE FROM tags WHERE id=?", (paper_id,))
-            c.executemany("INSERT INTO tags (id, tag, created_at) VALUES (?, ?, ?)",
-                          [(paper_id, t, now) for t in wanted])
+            c.executemany("INSERT INTO tags (id, tag, created_at, topic) VALUES (?, ?, ?, ?)",
+                          [(paper_id, t, now, topic) for t in wanted])
             reindex(c, [paper_id])
         return wanted

@@ -225,6 +225,12 @@ _MIGRATIONS: list[str] = [
     ALTER TABLE positives_by_topic RENAME TO positives;
     CREATE INDEX positives_by_topic ON positives (topic, id);
     """,
+    # 13: notes and tags record the topic they were written under too (issue 19: every
+    # mark does); rows from before: NULL
+    """
+    ALTER TABLE notes ADD COLUMN topic TEXT;
+    ALTER TABLE tags ADD COLUMN topic TEXT;
+    """,
 ]
 
 SCHEMA_VERSION = len(_MIGRATIONS)
