@@ -1,8 +1,12 @@
 """Measure the local scorer on real days with the built-in topics.
 
     python benchmarks/measure_local.py ../shared/data/day-*.jsonl [--top 10] [--titles]
+    python benchmarks/measure_local.py ../shared/data/day-*.jsonl --gold ../shared/data/gold-dev
 
-Per day and topic: papers at each relevance level (>= 8, >= 5), the largest group of papers
+With `--gold DIR` (files `gold-<day>.jsonl`: the papers a judge picked for the `moe` profile):
+per day and in all, the picks within the top 2x(picks) of the moe ranking and within its top
+30%, for each scorer (keywords, blend, rrf). Otherwise, per day and topic: papers at each
+relevance level (>= 8, >= 5), the largest group of papers
 sharing the top value (ties the reader had to break by announcement order), how many papers
 reach >= 7 on description words alone, and the time to score the day.
 """
@@ -57,6 +61,33 @@ def score(scorer: str, papers: list[Paper], topic, store: Store) -> list:
     return [replace(s, fine=fused[i]) for i, s in enumerate(bm25)]
 
 
+def recall(gold_dir: Path, days: list[Path], store: Store) -> None:
+    """Picks of the judge within the top 2x(picks) and the top 30% of the moe ranking."""
+    topic = builtin_topics()["moe"]
+    print("scorer  day         picks  in top 2x       in top 30%")
+    for scorer in ("bm25", "blend", "rrf"):
+        total = [0, 0, 0]
+        for path in days:
+            gold_path = gold_dir / f"gold-{path.stem[4:]}.jsonl"
+            if not gold_path.exists():
+                continue
+            picks = {json.loads(line)["id"] for line in gold_path.read_text().splitlines()
+                     if line.strip()}
+            papers = load_day(path)
+            scores = score(scorer, papers, topic, store)
+            order = sorted(range(len(papers)), key=lambda i: (
+                -(scores[i].relevance or 0), -(getattr(scores[i], "fine", None) or 0.0), i))
+            ranked = [papers[i].id for i in order]
+            top2x = len(picks & set(ranked[: 2 * len(picks)]))
+            top30 = len(picks & set(ranked[: round(0.3 * len(papers))]))
+            total = [total[0] + len(picks), total[1] + top2x, total[2] + top30]
+            print(f"{scorer:7} {path.stem[4:]:10} {len(picks):6} {top2x:4} "
+                  f"({top2x / len(picks):4.0%})   {top30:4} ({top30 / len(picks):4.0%})")
+        if total[0]:
+            print(f"{scorer:7} {'all':10} {total[0]:6} {total[1]:4} ({total[1] / total[0]:4.0%})"
+                  f"   {total[2]:4} ({total[2] / total[0]:4.0%})")
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("days", nargs="+", type=Path)
@@ -65,9 +96,13 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--scorer", choices=("bm25", "blend", "rrf"), default="blend",
                     help="keywords alone, the calibrated blend with embeddings, or reciprocal "
                          "rank fusion of the two (for comparison)")
+    ap.add_argument("--gold", type=Path, help="a folder of gold-<day>.jsonl picks (moe)")
     args = ap.parse_args(argv)
     topics = builtin_topics()
     no_cache = Store.unavailable("measured without a cache")  # empty: embeds every day
+    if args.gold:
+        recall(args.gold, args.days, no_cache)
+        return 0
     print("day        topic            n  >=8  >=5  top-tie  desc-only>=7  ms")
     for path in args.days:
         papers = load_day(path)
