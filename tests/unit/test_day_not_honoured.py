@@ -89,3 +89,15 @@ def test_send_posts_nothing_on_a_weekend_nor_for_a_day_not_asked_for(cli, fake_a
         assert len(hook.posts) == 1  # only Monday's
     finally:
         hook.close()
+
+
+def test_a_whole_day_export_of_a_day_not_loaded_writes_nothing(cli, fake_arxiv, tmp_path):
+    """`export --date D --all` offline took the most recent cached day instead (not the
+    sample day, so the sample-day guard let it through) and merged it into the .bib file."""
+    fake_arxiv.route("/rss/", Reply(RSS))
+    assert cli("score", "--json", env={"PAPERTERM_TODAY": MONDAY.isoformat()}).returncode == 0
+    bib = tmp_path / "refs.bib"
+    r = cli("export", "--date", "2026-02-24", "--all", "--offline", "-o", str(bib))
+    assert r.returncode == EXIT_INSTEAD, r.stderr
+    assert "--date 2026-02-24 could not be loaded" in r.stderr
+    assert not bib.exists()

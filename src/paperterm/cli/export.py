@@ -87,12 +87,13 @@ def run(opts: Options) -> int:
 
     s = open_headless_session(opts, load)
     try:
-        if opts.whole_day and s.day.source == "sample" and not opts.sample:
-            # offline or arXiv down: the bundled sample day stands in, and must never be
-            # merged into the user's .bib file unasked; nothing is written
-            print("paperterm: export --all: the day asked for could not be loaded, only the "
-                  "bundled sample day; nothing exported (give --day D, a cached day, or "
-                  "--sample)", file=sys.stderr)
+        if opts.whole_day and (s.day.instead or (s.day.source == "sample" and not opts.sample)):
+            # the day asked for could not be loaded (offline, arXiv down): whatever stands in
+            # (another cached day, the bundled sample) is never merged whole into the user's
+            # .bib file; nothing is written
+            why = s.day.instead or "today's papers could not be loaded, only the sample day"
+            print(f"paperterm: export --all: {why}; nothing exported (give --day D, a cached "
+                  "day, or --sample)", file=sys.stderr)
             return EXIT_INSTEAD
         if opts.format not in ("bibtex", "md"):  # "md": Options' default, when not parsed
             return honoured(s, _export_other(opts, s))
