@@ -22,7 +22,6 @@ from paperterm.settings import (
 from paperterm.settings.spec import declared, sections, toml_value
 
 __all__ = [
-    "STARTER_CONFIG",
     "WEBHOOK_FORMATS",
     "ZOTERO_LIBRARY_TYPES",
     "ZOTERO_TARGETS",
@@ -177,9 +176,6 @@ def starter_config() -> str:
     return "\n".join(out) + "\n"
 
 
-STARTER_CONFIG = starter_config()
-
-
 def init_config(explicit: str | Path | None = None) -> tuple[Path, bool]:
     """Write the starter config unless one exists. Returns (path, written)."""
     path = paths.config_file(explicit)
@@ -187,5 +183,5 @@ def init_config(explicit: str | Path | None = None) -> tuple[Path, bool]:
         return path, False
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "x", encoding="utf-8") as fh:
-        fh.write(STARTER_CONFIG)
+        fh.write(starter_config())  # made here: not on every command's start-up
     return path, True

@@ -11,7 +11,7 @@ import pytest
 
 from paperterm.cli.options import Options
 from paperterm.cli.parser import build_parser
-from paperterm.config import STARTER_CONFIG, ConfigError, parse_config
+from paperterm.config import ConfigError, parse_config, starter_config
 from paperterm.settings import (
     BibtexConfig,
     Config,
@@ -93,9 +93,9 @@ def test_settings_without_a_flag_are_not_flags():
 @pytest.mark.parametrize("d", [d for d in EVERY if d.spec.starter], ids=lambda d: d.key)
 def test_starter_config_has_one_line_per_setting(d):
     if d.spec.block:
-        assert d.spec.block.splitlines()[0] in STARTER_CONFIG
+        assert d.spec.block.splitlines()[0] in starter_config()
         return
-    lines = [ln for ln in STARTER_CONFIG.splitlines()
+    lines = [ln for ln in starter_config().splitlines()
              if ln.lstrip("# ").startswith(f"{d.name} = ")]
     assert len(lines) == 1, d.key
 
@@ -104,7 +104,7 @@ def test_the_starter_config_is_the_documented_example():
     from pathlib import Path
 
     example = Path(__file__).parents[2] / "examples" / "config.toml"
-    assert example.read_text(encoding="utf-8") == STARTER_CONFIG
+    assert example.read_text(encoding="utf-8") == starter_config()
 
 
 @pytest.mark.parametrize("d", [d for d in DECLARED if d.spec.check], ids=lambda d: d.name)
