@@ -87,7 +87,10 @@ def fetch_day(req: LoadRequest, open_store: StoreFactory, on_event: OnDayEvent) 
 
 
 def fetch_in_background(req: LoadRequest, open_store: StoreFactory, on_event: OnDayEvent,
-                        ) -> None:
-    """`fetch_day` on a daemon thread: quitting never waits for a hanging network."""
-    threading.Thread(target=fetch_day, args=(req, open_store, on_event), name="paperterm-day",
-                     daemon=True).start()
+                        ) -> threading.Thread:
+    """`fetch_day` on a daemon thread (quitting never waits for a hanging network), which
+    is returned: `on_event` is called on it."""
+    thread = threading.Thread(target=fetch_day, args=(req, open_store, on_event),
+                              name="paperterm-day", daemon=True)
+    thread.start()
+    return thread

@@ -207,7 +207,4 @@ def fetch_in_thread(target: Target, req: LoadRequest, open_store: StoreFactory,
         else:
             post(target, DayFetchFailed(job, event.error))
 
-    thread = threading.Thread(target=days.fetch_day, args=(req, open_store, report),
-                              name="paperterm-day", daemon=True)
-    thread.start()
-    return thread
+    return days.fetch_in_background(req, open_store, report)
