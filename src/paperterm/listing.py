@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING
 
 from paperterm.enrich.signals import Signals
 from paperterm.models import Paper
-from paperterm.services.scores import rank_key, score_tuple
+from paperterm.services.scores import score_tuple
 from paperterm.sort_text import title_key
 from paperterm.textsearch import Term, index_text, matches, parse_query
 
 if TYPE_CHECKING:
-    from paperterm.scoring.types import Score
+    pass
 
 # Sort keys in the order `s` cycles through them, with the label shown in the header.
 SORT_KEYS: tuple[str, ...] = ("relevance", "novelty", "combined", "title", "category", "order")
@@ -245,14 +245,6 @@ def _enrich_sort(entries: Sequence[Entry], key: str, reverse: bool) -> list[Entr
     known = [e for e in entries if value(e) is not None]
     known.sort(key=lambda e: ((value(e) or 0) * (1 if reverse else -1), e.order))
     return known + sorted((e for e in entries if value(e) is None), key=lambda e: e.order)
-
-
-def default_ranks(papers: Sequence[Paper], scores: Sequence[Score]) -> dict[str, int]:
-    """Paper id -> rank (1 = top) in the order the reader shows by default
-    (`services.scores.rank_key`); unscored papers last, in announcement order."""
-    by_id = {s.paper_id: s for s in scores}
-    order = sorted(range(len(papers)), key=lambda i: rank_key(by_id.get(papers[i].id), i))
-    return {papers[i].id: rank for rank, i in enumerate(order, 1)}
 
 
 def view(entries: Sequence[Entry], state: FilterState, key: str, reverse: bool) -> list[Entry]:

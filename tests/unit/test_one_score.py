@@ -11,12 +11,12 @@ from datetime import date
 from paperterm.config import Config
 from paperterm.delivery import top_picks
 from paperterm.digest import top_papers
-from paperterm.listing import default_ranks, make_entries, sort_entries
+from paperterm.listing import make_entries, sort_entries
 from paperterm.models import Paper
 from paperterm.scoring.prompt import PROMPT_VERSION
 from paperterm.scoring.types import Score, ScoringSettings
 from paperterm.services import library
-from paperterm.services.scores import LOCAL, PREFILTER, ranked, shown_scores
+from paperterm.services.scores import LOCAL, PREFILTER, default_ranks, ranked, shown_scores
 from paperterm.store import ScoreRow, Store
 from paperterm.topics import resolve_topic
 

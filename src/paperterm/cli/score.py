@@ -20,8 +20,7 @@ def run(opts: Options) -> int:
         s.close()
     by_id = {p.id: p for p in s.day.papers}
     if opts.json:
-        from paperterm.listing import default_ranks
-        from paperterm.services.scores import provenance
+        from paperterm.services.scores import default_ranks, provenance
 
         ranks = default_ranks(s.day.papers, scores)
         for sc in scores:

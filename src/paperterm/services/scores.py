@@ -63,6 +63,14 @@ def ranked(papers: Sequence[Paper], scores: Mapping[str, Score]) -> list[Paper]:
     return sorted(scored, key=lambda p: rank_key(scores.get(p.id), order[p.id]))
 
 
+def default_ranks(papers: Sequence[Paper], scores: Sequence[Score]) -> dict[str, int]:
+    """Paper id -> rank (1 = top) in the one order (`rank_key`), as the reader shows by
+    default; unscored papers last, in announcement order."""
+    by_id = {s.paper_id: s for s in scores}
+    order = sorted(range(len(papers)), key=lambda i: rank_key(by_id.get(papers[i].id), i))
+    return {papers[i].id: rank for rank, i in enumerate(order, 1)}
+
+
 def local_provenance(settings: ScoringSettings) -> str:
     """What a local score stands for: the ranking itself, or the prefilter's stand-in."""
     return PREFILTER if settings.use_llm and settings.prefilter else LOCAL
