@@ -267,7 +267,9 @@ class PapertermApp(App[int]):
             self.writes.retry(self.store)
         with contextlib.suppress(Exception):  # not opened when the app failed to start
             self.store.close()
-            # a day screen closing late (its day replaced as `q` came) writes to nothing
+        # a day screen closing late (its day replaced as `q` came) writes to nothing, not
+        # through the app's writes to the closed store (kept closed: `app.store.closed`)
+        if getattr(self, "marks", None) is not None:  # none when the app failed to start
             self.marks = MarksService(Store.unavailable("the reader has closed"),
                                       self.marks.topic)
 
