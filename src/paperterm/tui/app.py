@@ -176,11 +176,22 @@ class PapertermApp(App[int]):
                 if teaches:
                     screen.scorer.relearn()
 
+    def _flush_seen(self) -> list[DayScreen]:
+        """Every open day writes its waiting seen marks; returns the open days."""
+        days = [s for s in self.screen_stack if isinstance(s, DayScreen)]
+        for screen in days:
+            screen.flush_seen()
+        return days
+
+    def switch_marks_topic(self, name: str) -> None:
+        """Marks made from now on are `name`'s; every open day's waiting seen marks first go
+        under the topic they were read under."""
+        self._flush_seen()
+        self.marks.switch_topic(name)
+
     def on_app_focus(self, event: events.AppFocus) -> None:
         """Back in the reader: marks another program set meanwhile (a CLI run) show."""
-        days = [s for s in self.screen_stack if isinstance(s, DayScreen)]
-        for screen in days:  # the seen marks of this run go first
-            screen.flush_seen()
+        days = self._flush_seen()  # the seen marks of this run go first
         if not self.store.available or self.writes.pending:  # the store would undo marks
             return
         self.marks.reload([pid for screen in days for pid in screen.model.by_id])
@@ -190,9 +201,7 @@ class PapertermApp(App[int]):
     def action_undo(self) -> None:
         """ctrl+z: take back the last star, unstar, not interested or "mark all above seen",
         and say what was undone."""
-        for screen in self.screen_stack:  # seen marks waiting for their batch go first
-            if isinstance(screen, DayScreen):
-                screen.flush_seen()
+        self._flush_seen()  # seen marks waiting for their batch go first
         undone = self.marks.undo()
         if undone is None:
             self.say("Nothing to undo.", timeout=3)

@@ -152,9 +152,7 @@ class DayLoader:
         req = s.pending
         topic, self._topic_after_load = self._topic_after_load, None
         if topic is not None:  # marks made from now on are the new topic's
-            for screen in self._day_screens():
-                screen.flush_seen()
-            self.reader.marks.switch_topic(topic.name)
+            self.reader.switch_marks_topic(topic.name)
         said = set(s.day.notices)  # said when the shown day came
         if s.day.source == "loading":  # what start-up had to say still stands
             day.notices[:0] = [n for n in s.day.notices if n not in day.notices]

@@ -33,6 +33,10 @@ class Reader(Protocol):
     def write_store(self, what: str, op: Op) -> None:
         """Run a store write now, or later while another program holds the lock."""
 
+    def switch_marks_topic(self, name: str) -> None:
+        """Marks made from now on are `name`'s; every open day's waiting seen marks first go
+        under the topic they were read under."""
+
     def reload_for_topic(self, topic: Topic) -> bool:
         """Load the shown day for `topic`'s categories in the background; False: it stays."""
 

@@ -48,8 +48,7 @@ class TopicSwitch:
         view = self.view
         if not view.alive or (not same_day and view.reader.reload_for_topic(topic)):
             return
-        view.flush_seen()  # what was read so far teaches the topic it was read under
-        view.reader.marks.switch_topic(topic.name)  # later marks are the new topic's
+        view.reader.switch_marks_topic(topic.name)  # what was read so far: the old topic's
         view.topic = self.follows.with_follows(topic)
         view.session = replace(view.session, topic=view.topic)
         view.reader.session = replace(view.reader.session, topic=view.topic)  # later days
