@@ -214,3 +214,18 @@ def test_marks_from_before_topics_are_kept_but_teach_no_topic(tmp_path, day):
         assert kinds(s, "moe") == kinds(s, "agents") == {}
     finally:
         s.close()
+
+
+def test_undo_reaches_across_a_topic_switch(store, marks, published, day):
+    """Switching topic emptied the undo list: a star given under moe could not be taken
+    back after `t` (stars are one reading list across topics)."""
+    pid, other = day[0].id, day[1].id
+    marks.star([pid])
+    marks.set_dismissed([other], True)
+    marks.switch_topic("agents")
+    assert marks.undo() is not None  # not interested (moe), taken back under moe
+    assert other not in store.marks.dismissed_ids("moe")
+    assert marks.undo() is not None
+    assert store.marks.states([pid])[pid].starred is False
+    assert published[-1] == MarkChange((pid,), "starred", False)
+    assert marks.undo() is None

@@ -89,10 +89,10 @@ class MarksService:
 
     def switch_topic(self, topic: str) -> None:
         """Make later marks under `topic`; "dismissed" is then read for it (the marks known
-        so far are forgotten: read them again with `marks`)."""
+        so far are forgotten: read them again with `marks`). What can be undone stays: each
+        step takes its mark back under the topic it was made under."""
         self._topic = topic
         self._known.clear()
-        self._undo.clear()
 
     # -- subscribers ----------------------------------------------------------------------
 
