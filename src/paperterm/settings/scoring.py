@@ -121,8 +121,7 @@ class ScoringSettings:
 
 
 
-_MODEL_KEYS = ("max_tokens", "response_format", "system_role", "context", "input_price",
-               "output_price", "extra")
+_MODEL_KEYS = tuple(f.name for f in fields(ModelOptions))  # in the order declared
 _PRICE_LIMIT = 100_000.0  # dollars per million tokens: far above any real price
 
 
