@@ -74,7 +74,7 @@ def run(opts: Options) -> int:
     if opts.bib:
         path = opts.bib.expanduser()
         sources.append((f"bib:{path.resolve()}", bib_positives(path)))
-    marks = open_marks(opts)
+    marks = open_marks(opts, config)
     try:
         for source, positives in sources:
             total, new = marks.record_positives(source, positives)

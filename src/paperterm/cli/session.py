@@ -67,25 +67,16 @@ def open_store(notices: list[str]) -> Store:
     return store
 
 
-def marks_topic(opts: Options, config: Config) -> str:
-    """The topic's name marks are made under: --topic, else the config's (free text that
-    names no defined topic is said on stderr)."""
+def open_marks(opts: Options, config: Config | None = None) -> MarksService:
+    """The marks service over the database (close its store), for --topic, else the
+    config's topic (`config`: already loaded, else read here); free text that names no
+    defined topic, and what opening the database had to say, are said on stderr."""
     notices: list[str] = []
-    topic = _topic(opts, config, notices)
-    for notice in notices:
-        print(f"note: {notice}", file=sys.stderr)
-    return topic.name
-
-
-def open_marks(opts: Options) -> MarksService:
-    """The marks service over the database, for the topic of `marks_topic` (close its
-    store)."""
-    topic = marks_topic(opts, load_user_config(opts))
-    notices: list[str] = []
+    topic = _topic(opts, config or load_user_config(opts), notices)
     store = open_store(notices)
     for notice in notices:
         print(f"note: {notice}", file=sys.stderr)
-    return MarksService(store, topic)
+    return MarksService(store, topic.name)
 
 
 def load_request(opts: Options, config: Config, topic: Topic):  # -> LoadRequest
