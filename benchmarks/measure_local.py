@@ -5,9 +5,13 @@
 
 With `--gold DIR` (files `gold-<day>.jsonl`: the papers a judge picked for the `moe` profile):
 per day and in all, the picks within the top 2x(picks) of the moe ranking and within its top
-30%, for each scorer (keywords, blend, rrf). Otherwise, per day and topic: papers at each
-relevance level (>= 8, >= 5), the largest group of papers
-sharing the top value (ties the reader had to break by announcement order), how many papers
+30%, precision at 10 and NDCG@20, for each scorer: keywords (what the reader paints first),
+closeness (to the topic's closest area alone), blend (`score --json` without a model) and
+learned (the blend with the picks of the OTHER days starred: leave one day out). With
+`--lodo` too: the tuned weights chosen again on four days and measured on the fifth.
+Otherwise (the hand-judged top-10 table: `--titles` prints each day's top papers), per day
+and topic: papers at each relevance level (>= 8, >= 5), the largest group of papers sharing
+the top value (ties the reader had to break by announcement order), how many papers
 reach >= 7 on description words alone, and the time to score the day.
 """
 
@@ -20,6 +24,8 @@ import time
 from pathlib import Path
 
 from paperterm.models import Paper
+from paperterm.ranking_metrics import ndcg_at, picks_within, precision_at
+from paperterm.scoring.local import rank_locally
 from paperterm.store import Store
 from paperterm.topics import builtin_topics
 
@@ -37,19 +43,19 @@ def load_day(path: Path) -> list[Paper]:
 
 
 def score(scorer: str, papers: list[Paper], topic, store: Store) -> list:
-    from paperterm.scoring.local.blend import background, blend, closeness, reference_papers
+    """The scores of `papers` by `scorer` (the hand-judged table's scorers)."""
+    from paperterm.scoring.local.blend import background, closeness, reference_papers
     from paperterm.scoring.local.keywords import scores_and_exclusions
     from paperterm.scoring.local.semantic import paper_embeddings
 
+    if scorer == "blend":
+        return rank_locally(store, papers, topic) or []
     pairs = scores_and_exclusions(papers, topic, None if scorer == "bm25" else
                                   reference_papers())
     bm25 = [s for s, _ in pairs]
     if scorer == "bm25":
         return bm25
-
     close = closeness(paper_embeddings(store, papers), topic, background(store))
-    if scorer == "blend":
-        return blend(pairs, close)
     from dataclasses import replace
 
     by_kw = sorted(range(len(papers)), key=lambda i: -(bm25[i].fine or 0))
@@ -61,31 +67,130 @@ def score(scorer: str, papers: list[Paper], topic, store: Store) -> list:
     return [replace(s, fine=fused[i]) for i, s in enumerate(bm25)]
 
 
-def recall(gold_dir: Path, days: list[Path], store: Store) -> None:
-    """Picks of the judge within the top 2x(picks) and the top 30% of the moe ranking."""
-    topic = builtin_topics()["moe"]
-    print("scorer  day         picks  in top 2x       in top 30%")
-    for scorer in ("bm25", "blend", "rrf"):
-        total = [0, 0, 0]
-        for path in days:
-            gold_path = gold_dir / f"gold-{path.stem[4:]}.jsonl"
-            if not gold_path.exists():
-                continue
+def ranked_ids(papers: list[Paper], scores: list) -> list[str]:
+    """The reader's default order: relevance, then the fine score, then announcement."""
+    order = sorted(range(len(papers)), key=lambda i: (
+        -(scores[i].relevance or 0), -(scores[i].fine or 0.0), i))
+    return [papers[i].id for i in order]
+
+
+SCORERS = ("keywords", "closeness", "blend", "learned")
+
+
+def gold_days(gold_dir: Path, days: list[Path]) -> list[tuple[str, list[Paper], set[str]]]:
+    """(day, papers, picks) of each day that has a gold file."""
+    out = []
+    for path in days:
+        gold_path = gold_dir / f"gold-{path.stem[4:]}.jsonl"
+        if gold_path.exists():
             picks = {json.loads(line)["id"] for line in gold_path.read_text().splitlines()
                      if line.strip()}
-            papers = load_day(path)
-            scores = score(scorer, papers, topic, store)
-            order = sorted(range(len(papers)), key=lambda i: (
-                -(scores[i].relevance or 0), -(getattr(scores[i], "fine", None) or 0.0), i))
-            ranked = [papers[i].id for i in order]
-            top2x = len(picks & set(ranked[: 2 * len(picks)]))
-            top30 = len(picks & set(ranked[: round(0.3 * len(papers))]))
-            total = [total[0] + len(picks), total[1] + top2x, total[2] + top30]
-            print(f"{scorer:7} {path.stem[4:]:10} {len(picks):6} {top2x:4} "
-                  f"({top2x / len(picks):4.0%})   {top30:4} ({top30 / len(picks):4.0%})")
-        if total[0]:
-            print(f"{scorer:7} {'all':10} {total[0]:6} {total[1]:4} ({total[1] / total[0]:4.0%})"
-                  f"   {total[2]:4} ({total[2] / total[0]:4.0%})")
+            out.append((path.stem[4:], load_day(path), picks))
+    return out
+
+
+def rank_by(scorer: str, day: str, papers: list[Paper], topic, store: Store,
+            others: list[tuple[str, list[Paper], set[str]]]) -> list[str]:
+    """The day ranked by `scorer`; `learned` is the blend with the picks of the `others`
+    days starred for the topic (trained without this day's picks)."""
+    from paperterm.scoring.local.blend import background, blended, closeness
+    from paperterm.scoring.local.semantic import paper_embeddings
+    from paperterm.store import Example
+
+    if scorer == "keywords":  # what the reader paints first
+        return ranked_ids(papers, rank_locally(store, papers, topic, day=day,
+                                                keywords_only=True) or [])
+    if scorer == "closeness":
+        close = closeness(paper_embeddings(store, papers), topic, background(store))
+        return [papers[i].id for i in sorted(range(len(papers)), key=lambda i: (-close[i], i))]
+    if scorer == "blend":  # `score --json` without a model
+        return ranked_ids(papers, rank_locally(store, papers, topic, day=day) or [])
+    stars = [Example(p.id, p.title, p.abstract, "starred")
+             for _, other, picks in others for p in other if p.id in picks]
+    return ranked_ids(papers, blended(store, papers, topic, stars) or [])
+
+
+def measure(days: list[tuple[str, list[Paper], set[str]]], topic, store: Store,
+            scorers: tuple[str, ...] = SCORERS) -> dict[str, dict[str, list[float]]]:
+    """Per scorer and day: [picks, within top 2x, within top 30%, precision@10, NDCG@20]."""
+    out: dict[str, dict[str, list[float]]] = {}
+    for scorer in scorers:
+        out[scorer] = {}
+        for day, papers, picks in days:
+            others = [d for d in days if d[0] != day]
+            ranked = rank_by(scorer, day, papers, topic, store, others)
+            out[scorer][day] = [len(picks), picks_within(ranked, picks, 2 * len(picks)),
+                                picks_within(ranked, picks, round(0.3 * len(papers))),
+                                precision_at(ranked, picks, 10), ndcg_at(ranked, picks, 20)]
+    return out
+
+
+def totals(per_day: dict[str, list[float]]) -> list[float]:
+    """Picks and picks found summed over days; precision and NDCG averaged."""
+    rows = list(per_day.values())
+    n = len(rows) or 1
+    return [sum(r[0] for r in rows), sum(r[1] for r in rows), sum(r[2] for r in rows),
+            sum(r[3] for r in rows) / n, sum(r[4] for r in rows) / n]
+
+
+def recall(gold_dir: Path, days: list[Path], store: Store) -> None:
+    """Per scorer, per day and in all: the judge's picks within the top 2x(picks) and the
+    top 30% of the moe ranking, precision at 10 and NDCG@20."""
+    topic = builtin_topics()["moe"]
+    results = measure(gold_days(gold_dir, days), topic, store)
+    print("scorer     day         picks  in top 2x     in top 30%    p@10  ndcg@20")
+    for scorer, per_day in results.items():
+        for day, row in [*per_day.items(), ("all", totals(per_day))]:
+            n, top2x, top30, p10, ndcg = row
+            print(f"{scorer:10} {day:10} {int(n):6} {int(top2x):4} ({top2x / n:4.0%})  "
+                  f"{int(top30):4} ({top30 / n:4.0%})   {p10:4.2f}  {ndcg:5.3f}")
+
+
+# the tuned weights, and a small grid around them for the leave-one-day-out check
+GRID = {"CLOSENESS": (0.25, 0.4, 0.55), "AGAINST": (0.0, 0.3, 0.5),
+        "CUE_WEIGHT": (0.0, 0.04, 0.08), "NEW_WEIGHT": (0.0, 0.1, 0.2)}
+
+
+def lodo(gold_dir: Path, days: list[Path], store: Store) -> None:
+    """Leave one day out: for each day, the grid's weights that rank the other days best
+    (picks within the top 2x plus within the top 30%), measured on the day left out; against
+    the shipped weights on that day."""
+    import itertools
+
+    from paperterm.scoring.local import blend, cues
+
+    topic = builtin_topics()["moe"]
+    data = gold_days(gold_dir, days)
+    shipped = {k: getattr(blend if k in ("CLOSENESS", "AGAINST") else cues, k) for k in GRID}
+    by_weights: dict[tuple[float, ...], dict[str, list[float]]] = {}
+    for values in itertools.product(*GRID.values()):
+        for k, v in zip(GRID, values, strict=True):
+            setattr(blend if k in ("CLOSENESS", "AGAINST") else cues, k, v)
+        blend.KEYWORDS = 1 - blend.CLOSENESS
+        fresh = Store.unavailable("measured without a cache")  # no ranking cached before
+        by_weights[values] = measure(data, topic, fresh, ("blend",))["blend"]
+        fresh.close()
+    for k, v in shipped.items():
+        setattr(blend if k in ("CLOSENESS", "AGAINST") else cues, k, v)
+    blend.KEYWORDS = 1 - blend.CLOSENESS
+    ship = tuple(shipped.values())
+    print("day left out  weights chosen on the others            2x    30%  | shipped 2x  30%")
+    sums = [0, 0, 0, 0, 0]
+    for day, _, picks in data:
+        def fit(values: tuple[float, ...], day: str = day) -> float:
+            rows = [r for d, r in by_weights[values].items() if d != day]
+            return sum(r[1] + r[2] for r in rows)
+        best = max(by_weights, key=fit)
+        got, mine = by_weights[best][day], by_weights[ship][day]
+        sums = [sums[0] + len(picks), sums[1] + got[1], sums[2] + got[2], sums[3] + mine[1],
+                sums[4] + mine[2]]
+        chosen = ", ".join(f"{k}={v}" for k, v in zip(GRID, best, strict=True))
+        print(f"{day}   {chosen:40} {int(got[1]):3} {int(got[2]):4}  |  {int(mine[1]):6} "
+              f"{int(mine[2]):4}")
+    n = sums[0]
+    print(f"all ({n} picks): chosen on other days {sums[1]} ({sums[1] / n:.0%}) top 2x, "
+          f"{sums[2]} ({sums[2] / n:.0%}) top 30%; shipped {sums[3]} ({sums[3] / n:.0%}), "
+          f"{sums[4]} ({sums[4] / n:.0%})")
 
 
 def main(argv: list[str]) -> int:
@@ -97,11 +202,13 @@ def main(argv: list[str]) -> int:
                     help="keywords alone, the calibrated blend with embeddings, or reciprocal "
                          "rank fusion of the two (for comparison)")
     ap.add_argument("--gold", type=Path, help="a folder of gold-<day>.jsonl picks (moe)")
+    ap.add_argument("--lodo", action="store_true",
+                    help="with --gold: check the tuned weights leaving one day out")
     args = ap.parse_args(argv)
     topics = builtin_topics()
     no_cache = Store.unavailable("measured without a cache")  # empty: embeds every day
     if args.gold:
-        recall(args.gold, args.days, no_cache)
+        (lodo if args.lodo else recall)(args.gold, args.days, no_cache)
         return 0
     print("day        topic            n  >=8  >=5  top-tie  desc-only>=7  ms")
     for path in args.days:

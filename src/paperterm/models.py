@@ -62,6 +62,7 @@ class Topic:
     source: str = "built-in"  # file it came from, "built-in" or "ad-hoc"
     adhoc: bool = False
     follow: tuple[str, ...] = ()  # followed authors (not criteria: not in the fingerprint)
+    foundational: bool = False  # favour foundational work over applications (local ranking)
 
     @property
     def criteria_text(self) -> str:
@@ -72,6 +73,8 @@ class Topic:
             "Keywords: " + ", ".join(self.keywords),
             "Exclude: " + ", ".join(self.exclude),
         ]
+        if self.foundational:
+            parts.append("Prefer: foundational work (theory, methods, analysis) over applications")
         return "\n".join(parts)
 
     @property

@@ -56,11 +56,12 @@ def test_moe_quantization_pruning_papers_rank_at_the_top(ranked, title):
 
 def test_an_exclude_term_lowers_a_strong_match_but_does_not_hide_it(ranked):
     # MoE routing applied to recommendation: the moe profile lists recommendation as
-    # application-only work, so it drops below the pure architecture papers, but stays high
+    # application-only work, so it drops below the pure architecture papers, but stays in
+    # the upper part of the day (the topic's broader profile puts more papers above it)
     rank, score = find(ranked, "Modality-Guided Mixture of Graph Experts")
     top_rank, top = find(ranked, "MoBiQuant: Mixture-of-Bits Quantization")
     assert score.relevance is not None and 3 <= score.relevance < top.relevance
-    assert top_rank < rank < 60, (rank, score)
+    assert top_rank < rank < 100, (rank, score)
     assert "excluded: recommendation" in score.reason
 
 
@@ -68,7 +69,7 @@ def test_an_exclude_term_lowers_a_strong_match_but_does_not_hide_it(ranked):
     ("title", "at_most", "below"),
     [
         ("An artificial intelligence framework for end-to-end rare disease", 2, 120),
-        ("LUMEN: Longitudinal Multi-Modal Radiology Model", 1, 120),
+        ("LUMEN: Longitudinal Multi-Modal Radiology Model", 2, 120),
         # an RL paper that also says "expert" three times and "sparse rewards"
         ("Controllable Exploration in Hybrid-Policy RLVR", 4, 60),
         ("Gap-Dependent Bounds for Nearly Minimax Optimal Reinforcement Learning", 2, 120),

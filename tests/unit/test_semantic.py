@@ -93,10 +93,12 @@ def test_the_blend_lifts_on_topic_papers_without_keywords_and_ranks_by_it(no_cac
     close = closeness(semantic.paper_embeddings(no_cache, papers), topic, background(no_cache))
     scores = {s.paper_id: s for s in blend(pairs, close)}
     titles = {p.title: p.id for p in papers}
-    # linear attention, no keyword of the topic: the keywords alone gave 1
+    # linear attention, none of the topic's keywords (only weak description words):
+    # closeness to the topic's areas lifts it above what its words alone give
     kv = titles["Test-Time Training with KV Binding Is Secretly Linear Attention"]
-    assert next(s for s, _ in pairs if s.paper_id == kv).reason == "no match"
-    assert scores[kv].relevance > 1 and scores[kv].fine > scores["x2"].fine
+    alone = next(s for s, _ in pairs if s.paper_id == kv)
+    assert alone.reason.startswith("topic words: ")
+    assert scores[kv].fine > (alone.fine or 0) and scores[kv].fine > scores["x2"].fine
     assert scores["x2"].relevance == 1 and scores["x2"].reason == "no match"
     # an excluded paper (RL) close to the topic's words stays low: exclusions damp closeness
     rl = next(i for t, i in titles.items() if t.startswith("Actor-Curator"))

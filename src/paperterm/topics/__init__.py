@@ -11,7 +11,8 @@ from paperterm import paths
 from paperterm.config import Config, ConfigError, read_toml
 from paperterm.models import Topic
 
-_TOPIC_KEYS = {"name", "description", "keywords", "exclude", "categories", "follow"}
+_TOPIC_KEYS = {"name", "description", "keywords", "exclude", "categories", "follow",
+               "foundational"}
 
 
 def _topic_from_table(name: str, table: dict[str, Any], source: str) -> Topic:
@@ -32,6 +33,9 @@ def _topic_from_table(name: str, table: dict[str, Any], source: str) -> Topic:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise ConfigError(f"{source}: topic '{name}': key '{key}' expected a list of strings")
         lists[key] = tuple(value)
+    foundational = table.get("foundational", False)
+    if not isinstance(foundational, bool):
+        raise ConfigError(f"{source}: topic '{name}': key 'foundational' expected true or false")
     return Topic(
         name=name,
         description=desc.strip(),
@@ -40,6 +44,7 @@ def _topic_from_table(name: str, table: dict[str, Any], source: str) -> Topic:
         categories=lists["categories"],
         source=source,
         follow=lists["follow"],
+        foundational=foundational,
     )
 
 

@@ -1,15 +1,18 @@
-"""The local score the reader shows: keywords (BM25), closeness to the topic (embeddings) and
-what the user taught it (a per-topic model), blended into one calibrated fine score.
+"""The local score the reader shows: keywords (BM25), closeness to the topic's areas
+(embeddings), closeness to what it turns down, cue words for foundational work (topics that
+ask for it) and what the user taught it (a per-topic model), blended into one calibrated fine
+score.
 
 Each part is on a fixed scale, so the blend is too: keyword evidence through the BM25 curve,
 with how common each word is measured on a fixed reference (the bundled sample day);
-closeness as the paper's similarity to the topic against the same reference (its median is
-0, its 99th percentile 1); what the model learned as a lift up or down relative to the
-reference. The same paper gets the same value whatever else the day holds.
+closeness as the paper's similarity to its closest area against the same reference (its
+median is 0, its 99th percentile 1); what the model learned as a lift up or down relative to
+the reference. The same paper gets the same value whatever else the day holds.
 """
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -18,16 +21,20 @@ import numpy as np
 
 from paperterm.models import Paper, Topic
 from paperterm.scoring.local import keywords
+from paperterm.scoring.local.areas import topic_areas, turned_down
+from paperterm.scoring.local.cues import Cues, cues
 from paperterm.scoring.local.follow import boost_followed
 from paperterm.scoring.local.learned import LIKE_MIN_SIMILARITY, LearnedModel, train
-from paperterm.scoring.local.semantic import embed_texts, paper_embeddings, topic_text
+from paperterm.scoring.local.semantic import embed_texts, paper_embeddings
 from paperterm.scoring.types import Score
 
 if TYPE_CHECKING:
     from paperterm.store import Example, Store
 
-KEYWORDS = 0.75  # share of the keyword evidence in the blend
-CLOSENESS = 0.25  # share of the closeness to the topic
+KEYWORDS = 0.6  # share of the keyword evidence in the blend
+CLOSENESS = 0.4  # share of the closeness to the topic's closest area
+AGAINST = 0.3  # how far closeness to what the topic turns down lowers a paper
+FLOOR, CEILING = 0.05, 0.95  # the blend is bent (not cut) below and above these
 LEARNED = 0.3  # how far what the model learned moves a paper towards 1 (or towards 0)
 CLOSE_REASON = 0.6  # closeness from which the reason says so
 LIKE_MIN_LIFT = 0.3  # the learned lift from which the reason names the closest positive
@@ -63,30 +70,64 @@ def background(store: Store) -> np.ndarray:
         return _background
 
 
-def closeness(vectors: np.ndarray, topic: Topic, bg: np.ndarray) -> np.ndarray:
-    """Per paper: similarity to the topic, 0 at the background's median, 1 at its 99th
-    percentile and above."""
-    tv = embed_texts([topic_text(topic.name, topic.description, topic.keywords)])
-    if tv is None or not len(bg):
+def closest(vectors: np.ndarray, texts: list[str], bg: np.ndarray) -> np.ndarray:
+    """Per paper: its similarity to the closest of `texts`, each measured against the
+    background (0 at its median, 1 at its 99th percentile and above)."""
+    tv = embed_texts(texts) if texts else None
+    if tv is None or not len(bg) or not len(tv):
         return np.zeros(len(vectors), dtype=np.float32)
-    ref = bg @ tv[0]
-    low, high = float(np.median(ref)), float(np.percentile(ref, 99))
-    return np.clip((vectors @ tv[0] - low) / max(high - low, 1e-6), 0.0, 1.0)
+    ref = bg @ tv.T
+    low, high = np.median(ref, axis=0), np.percentile(ref, 99, axis=0)
+    sims = (vectors @ tv.T - low) / np.maximum(high - low, 1e-6)
+    return np.clip(sims, 0.0, 1.0).max(axis=1).astype(np.float32)
+
+
+def closeness(vectors: np.ndarray, topic: Topic, bg: np.ndarray) -> np.ndarray:
+    """Per paper: closeness to the topic's closest area (`areas.topic_areas`)."""
+    return closest(vectors, topic_areas(topic), bg)
+
+
+def against(vectors: np.ndarray, topic: Topic, bg: np.ndarray) -> np.ndarray:
+    """Per paper: closeness to the closest part of what the topic turns down (0 without)."""
+    return closest(vectors, turned_down(topic), bg)
+
+
+def bounded(x: float) -> float:
+    """`x` kept inside (0, 1) without ties: unchanged from FLOOR to CEILING, beyond them
+    bent smoothly towards 0 and 1 (so a paper lowered below 0 still ranks by how far)."""
+    if x < FLOOR:
+        return FLOOR * math.exp((x - FLOOR) / FLOOR)
+    if x > CEILING:
+        room = 1 - CEILING
+        return CEILING + room * (1 - math.exp(-(x - CEILING) / room))
+    return x
 
 
 def blend(bm25: Sequence[tuple[Score, float]], close: np.ndarray,
-          learned: np.ndarray | None = None, likes: Sequence[str | None] = ()) -> list[Score]:
+          learned: np.ndarray | None = None, likes: Sequence[str | None] = (),
+          away: np.ndarray | None = None, cue: Sequence[Cues] = ()) -> list[Score]:
     """The blended scores: `bm25` from `keywords.scores_and_exclusions` (the exclusions damp the
     closeness too), `close` per paper in [0, 1], `learned` the model's lift per paper in
     [-1, 1] (None without a model), `likes` "your starred: <title>" per paper, for the
-    reason."""
+    reason; `away` the closeness to what the topic turns down, `cue` the cue words found (a
+    foundational topic's)."""
     out = []
     close = close * np.array([factor for _, factor in bm25], dtype=np.float32)
     for i, (s, _) in enumerate(bm25):
         base = KEYWORDS * (s.fine or 0.0) + CLOSENESS * float(close[i])
+        if away is not None:
+            base -= AGAINST * float(away[i])
         reasons = [s.reason]
         if float(close[i]) >= CLOSE_REASON:
             reasons.append(f"close to the topic ({float(close[i]):.0%})")
+        if i < len(cue):
+            base += cue[i].lift
+            if cue[i].foundational:
+                reasons.append("foundational: " + ", ".join(cue[i].foundational[:3]))
+            if cue[i].application:
+                reasons.append("application: " + ", ".join(cue[i].application[:3]))
+        matched = base > 0
+        base = bounded(base)
         if learned is not None:  # a lift towards 1 or a drop towards 0, by what it learned
             lift = float(learned[i])
             base += LEARNED * (1 - base) * lift if lift > 0 else LEARNED * base * lift
@@ -94,7 +135,7 @@ def blend(bm25: Sequence[tuple[Score, float]], close: np.ndarray,
             if like:
                 reasons.insert(0, f"like {like}")
         reason = "; ".join(r for r in reasons if r != "no match" or len(reasons) == 1)
-        out.append(Score(s.paper_id, s.version, keywords.relevance_of(base, base > 0), None,
+        out.append(Score(s.paper_id, s.version, keywords.relevance_of(base, matched), None,
                          reason, "scored", fine=base))
     return out
 
@@ -143,4 +184,6 @@ def blended(store: Store, papers: Sequence[Paper], topic: Topic,
     bm25 = keywords.scores_and_exclusions(papers, topic, reference_papers())
     bg = background(store)
     lift, likes = _learned(store, examples, vectors, [p.id for p in papers], bg)
-    return boost_followed(blend(bm25, closeness(vectors, topic, bg), lift, likes), papers, topic)
+    cue = cues(papers) if topic.foundational else []
+    return boost_followed(blend(bm25, closeness(vectors, topic, bg), lift, likes,
+                                against(vectors, topic, bg), cue), papers, topic)

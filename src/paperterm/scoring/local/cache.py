@@ -17,7 +17,7 @@ from paperterm.scoring.types import Score
 if TYPE_CHECKING:
     from paperterm.store import Example, Store
 
-BLEND_VERSION = "blend-1"  # bump when the blend would change: old cache rows go unused
+BLEND_VERSION = "blend-2"  # bump when the blend would change: old cache rows go unused
 EMBEDDING_MODEL = "wordllama-l2_supercat-256"  # semantic.MODEL_KEY (kept equal by a test)
 
 

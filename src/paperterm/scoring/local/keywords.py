@@ -91,6 +91,11 @@ def words(text: str) -> list[str]:
     return _TOKEN.findall(text.lower())
 
 
+def stem(word: str) -> str:
+    """The Snowball stem of a lower-cased word."""
+    return _STEMS[word]
+
+
 def tokens(text: str) -> list[str]:
     """Lower-cased words, stemmed."""
     return list(map(_STEMS.__getitem__, words(text)))
