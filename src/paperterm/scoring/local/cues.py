@@ -33,9 +33,9 @@ APPLICATION = (
     "tumor", "surgical", "agent", "agents", "agentic", "benchmark", "dataset", "case study",
     "deployment", "industrial",
 )
-CUE_WEIGHT = 0.04  # per cue found (foundational up, application down)
+CUE_WEIGHT = 0.08  # per cue found (foundational up, application down)
 MAX_CUES = 4
-NEW_WEIGHT = 0.1  # announced as new in the day's categories
+NEW_WEIGHT = 0.2  # announced as new in the day's categories
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ def _cues() -> tuple[_Cue, ...]:
 
 @dataclass(frozen=True)
 class Cues:
-    lift: float  # added to the blend's fine score: -0.16 .. 0.26
+    lift: float  # added to the blend's fine score
     foundational: tuple[str, ...]
     application: tuple[str, ...]
 
