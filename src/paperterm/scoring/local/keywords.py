@@ -33,6 +33,7 @@ AVG_LEN = 218.0  # title-weighted tokens of an average cs.LG/cs.AI paper (the sh
 TITLE_WEIGHT = 3.0
 KEYWORD_WEIGHT = 1.0
 DESCRIPTION_WEIGHT = 0.35  # an item of the description ("low-rank methods")
+PHRASE_WORD_WEIGHT = 0.2  # a word of a free-text topic's phrase, alone
 MIN_DF_FRACTION = 0.05  # a term rarer than this on the day weighs as much as at this share
 EVIDENCE_SCALE = 5.4  # raw evidence -> fine = 1 - exp(-raw / EVIDENCE_SCALE)
 EXCLUDE_TITLE_FACTOR = 0.25  # an exclude keyword in the title multiplies the score by this
@@ -132,8 +133,16 @@ def _terms(topic: Topic) -> list[_Term]:
         if seq not in terms:  # the first (strongest) kind wins: keywords, excludes, ...
             terms[seq] = _Term(label.strip(), seq, weight, factor, weak)
 
+    # free text ("speculative decoding"): its phrase is the topic, its words alone only
+    # weak hints ("encoder-decoder" is not about it)
+    in_phrase = {w for kw in topic.keywords if len(seq := tokens(kw)) > 1
+                 for w in seq} if topic.adhoc else set()
     for kw in topic.keywords:
-        add(kw, KEYWORD_WEIGHT)
+        seq = tokens(kw)
+        if len(seq) == 1 and seq[0] in in_phrase:
+            add(kw, PHRASE_WORD_WEIGHT, weak=True)
+        else:
+            add(kw, KEYWORD_WEIGHT)
     for ex in topic.exclude:
         add(ex, 0.0, EXCLUDE_ABSTRACT_FACTOR)
         words = _TOKEN.findall(ex.lower())
@@ -282,4 +291,4 @@ def _reason(hits: list[_Hit], negs: list[str]) -> str:
     return reason
 
 
-SCORER_VERSION = "bm25-3"  # bump when the scores above would change: old cache rows go unused
+SCORER_VERSION = "bm25-4"  # bump when the scores above would change: old cache rows go unused
