@@ -135,11 +135,10 @@ def _terms(topic: Topic) -> list[_Term]:
 
     # free text ("speculative decoding"): its phrase is the topic, its words alone only
     # weak hints ("encoder-decoder" is not about it)
-    in_phrase = {w for kw in topic.keywords if len(seq := tokens(kw)) > 1
-                 for w in seq} if topic.adhoc else set()
+    stems = {kw: tokens(kw) for kw in topic.keywords}
+    in_phrase = {w for s in stems.values() if len(s) > 1 for w in s} if topic.adhoc else set()
     for kw in topic.keywords:
-        seq = tokens(kw)
-        if len(seq) == 1 and seq[0] in in_phrase:
+        if len(stems[kw]) == 1 and stems[kw][0] in in_phrase:
             add(kw, PHRASE_WORD_WEIGHT, weak=True)
         else:
             add(kw, KEYWORD_WEIGHT)
