@@ -101,3 +101,23 @@ def test_not_interested_lowers_a_paper_for_that_topic_only(store, day, topic):
     assert {s.paper_id: s for s in rank_locally(store, day, topic, day=DAY)}[pid].fine == (
         pytest.approx(starred[pid].fine))
     assert before[pid].relevance >= 7  # a strong keyword match to begin with
+
+
+def test_another_topics_marks_never_reach_this_topics_learned_model(store, day, topic):
+    """Issue 20, item 5: the learned model of a topic trains on that topic's marks only."""
+    agents = "agents"
+    before = [(s.paper_id, s.fine, s.reason) for s in rank_locally(store, day, topic, day=DAY)]
+    starred = [by_title(day, "MoBiQuant"), by_title(day, "QuantVLA")]
+    for pid in starred:  # stars, a save and a dismissal given under another topic
+        store.marks.set_starred(pid, True, topic=agents)
+    store.marks.set_dismissed(day[9].id, agents, True)
+    assert {e.id for e in store.marks.training_examples(agents)} >= set(starred)
+    assert store.marks.training_examples(topic.name) == []
+    after = [(s.paper_id, s.fine, s.reason) for s in rank_locally(store, day, topic, day=DAY)]
+    assert after == before
+    # the same stars under this topic do change its ranking (so the check above can fail)
+    for pid in starred:
+        store.marks.set_starred(pid, True, topic=topic.name)
+    taught = {s.paper_id: s for s in rank_locally(store, day, topic, day=DAY)}
+    assert any(taught[i].fine != f for i, f, _ in before)
+    assert any("like your starred" in s.reason for s in taught.values())
