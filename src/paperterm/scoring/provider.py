@@ -305,12 +305,16 @@ class Provider:
         except Exception:  # no tokenizer for this model: about 4 characters a token
             return sum(len(m.get("content", "")) for m in messages) // 3 + 8 * len(messages)
 
-    def estimate_cost(self, messages: Messages, completion_tokens: int) -> float:
-        """Dollars a request would cost, from its messages and an expected reply size
-        (0 when the price is unknown: a budget is refused before that can matter)."""
+    def estimate_cost(self, messages: Messages, completion_tokens: int,
+                      prompt_tokens: int | None = None) -> float:
+        """Dollars a request would cost, from its messages (or the `prompt_tokens` to
+        count for them) and an expected reply size (0 when the price is unknown: a budget
+        is refused before that can matter)."""
         if self.price is None:
             return 0.0
-        return self.price.cost(self.prompt_tokens(messages), completion_tokens)
+        if prompt_tokens is None:
+            prompt_tokens = self.prompt_tokens(messages)
+        return self.price.cost(prompt_tokens, completion_tokens)
 
     def shape(self, messages: Messages) -> Messages:
         """The messages as this model takes them: without a system role (config
