@@ -17,6 +17,7 @@ class Halt(Enum):
 
     NO_MODEL = "no_model"
     UNKNOWN_MODEL = "unknown_model"
+    BAD_API_BASE = "bad_api_base"
     MISSING_KEY = "missing_key"
     UNPRICED_BUDGET = "unpriced_budget"
     AUTH = "auth"
@@ -38,6 +39,8 @@ class Halt(Enum):
 _TEXT: dict[Halt, str] = {
     Halt.NO_MODEL: "no model is set: set `model` (e.g. openai/gpt-4o-mini)",
     Halt.UNKNOWN_MODEL: "unknown model or provider '{model}': {detail}",
+    Halt.BAD_API_BASE: "api_base {detail} is not a URL: give an http(s) address such as "
+                       "http://localhost:11434 (--api-base or api_base in the config)",
     Halt.MISSING_KEY: "{detail} is not set: the API key for {model} is read from the environment",
     Halt.UNPRICED_BUDGET: "the price of {model} is unknown, so the budget of {budget} cannot be "
                           "enforced: {how}, or set budget = 0 to score without a budget",
