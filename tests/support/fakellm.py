@@ -105,6 +105,7 @@ class Behaviour:
     usage: Any = None  # the usage block verbatim (wrong types...), instead of the counted one
     cost: Any = None  # usage.cost, as OpenRouter reports what it billed
     completion_tokens: int | None = None  # report this many (a reasoning model's bill)
+    prompt_factor: float = 1.0  # bill this many prompt tokens per token counted (1.3: 30% more)
 
 
 def _count_tokens_fn() -> Callable[[str], int]:
@@ -254,6 +255,7 @@ class FakeLLM:
             content = format_entries(entries, b.fmt)
         prompt_text = "".join(str(m.get("content", "")) for m in body.get("messages", []))
         prompt_tokens = self._count(prompt_text) + 4 * len(body.get("messages", []))
+        prompt_tokens = round(prompt_tokens * b.prompt_factor)
         completion_tokens = (b.completion_tokens if b.completion_tokens is not None
                              else self._count(content) + self._count(b.reasoning or ""))
         limit = body.get("max_tokens")

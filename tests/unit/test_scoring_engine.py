@@ -16,7 +16,7 @@ from support.scoring_runs import UNKNOWN, Collector, assert_default_scores, make
 
 from paperterm.scoring import ScoringError, cached_scores
 from paperterm.scoring.engine import MAX_ROUNDS
-from paperterm.scoring.halt import Halt
+from paperterm.scoring.halt import Halt, money
 from paperterm.scoring.prompt import prompt_criteria
 from paperterm.store import Store
 
@@ -259,11 +259,15 @@ async def test_budget_stop_reports_what_was_left(llm, day, topic, db):
     assert 0 < summary.scored < 20
     assert summary.scored + summary.unscored == 20
     assert summary.cost is not None and summary.cost <= 0.0015
-    assert summary.stopped == f"budget of $0.0015 reached: {summary.unscored} papers not scored"
+    # (issue 22: not "reached": what is left would not pay for the next request)
+    assert summary.stopped == (f"stopped before a request that could exceed the budget of "
+                               f"$0.0015; spent "
+                               f"{money(summary.cost)}; {summary.unscored} papers not scored")
     assert summary.halted is Halt.BUDGET
     unscored = [s for s in c.by_id.values() if s.status == "unscored"]
     assert len(unscored) == summary.unscored
-    assert all(s.error == "budget of $0.0015 reached" for s in unscored)
+    assert all(s.error == "stopped before a request that could exceed the budget of $0.0015"
+               for s in unscored)
     assert llm.count == summary.scored // 5
 
 

@@ -13,7 +13,7 @@ from support.scoring_runs import UNKNOWN, Collector, make, run
 
 from paperterm.cli.scoring_run import format_summary
 from paperterm.scoring import ScoringError
-from paperterm.scoring.estimate import START_PER_PAPER, CompletionEstimate
+from paperterm.scoring.estimate import START_PER_PAPER, CompletionEstimate, PromptRatio
 from paperterm.scoring.halt import Halt
 from paperterm.scoring.pricing import model_price
 from paperterm.scoring.provider import import_litellm
@@ -128,9 +128,36 @@ async def test_budget_period_day_counts_every_run_of_the_announcement_day(llm, d
     per_day = make(llm, concurrency=1, budget=budget, budget_period="day")
     second = await run(day[10:30], topic, per_day, db, day="2026-02-25")
     assert second.halted is Halt.BUDGET and second.scored == 0
-    assert second.stopped.startswith(f"budget of ${budget:.4g} for 2026-02-25 reached")
+    assert second.stopped.startswith(  # what is left would not pay for the next request
+        f"stopped before a request that could exceed the budget of ${budget:.4g} for 2026-02-25; "
+        "spent $0")
     # the same budget per run, or on another day, is not used up
     per_run = make(llm, concurrency=1, budget=budget)
     assert (await run(day[10:15], topic, per_run, db, day="2026-02-25")).scored == 5
     other = await run(day[15:20], topic, per_day, db, day="2026-02-26")
     assert other.scored == 5
+
+
+# -- issue 21: a provider counting more prompt tokens than litellm's tokenizer ------------
+
+
+@pytest.mark.parametrize("concurrency", [1, 4])
+async def test_a_provider_counting_more_prompt_tokens_never_overspends(llm, day, topic, db,
+                                                                       concurrency):
+    # bills 30% more prompt tokens than counted, and replies as long as max_tokens allows
+    llm.default = Behaviour(prompt_factor=1.3, completion_tokens=10_000)
+    budget = 0.001
+    summary = await run(day[:60], topic,
+                        make(llm, concurrency=concurrency, batch_size=2, budget=budget), db)
+    assert summary.halted is Halt.BUDGET and summary.scored > 0
+    assert summary.cost is not None and summary.cost <= budget, summary.cost
+
+
+def test_the_prompt_ratio_starts_with_a_margin_and_learns_the_providers():
+    ratio = PromptRatio()
+    assert ratio.reserve(1000) >= 1300  # a margin before any reply
+    ratio.observe(1100, 1000)  # the provider counts 10% more
+    assert 1100 <= ratio.reserve(1000) < 1300
+    ratio.observe(0, 1000)  # a reply without usage teaches nothing
+    ratio.observe(700, 1000)  # fewer: the largest ratio seen stays
+    assert 1100 <= ratio.reserve(1000) < 1300

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from paperterm.scoring.budget import Budget
-from paperterm.scoring.halt import Halt, Stop, money
+from paperterm.scoring.halt import Halt, Stop, budget_stop, money, spent_by_then
 from paperterm.scoring.policy import (
     BACKOFF_CAP,
     MAX_CONNECT_ATTEMPTS,
@@ -186,10 +186,18 @@ def test_every_kind_has_a_decision_and_tries_are_never_mutated():
 def test_halts_are_fatal_or_soft_and_their_texts_come_from_the_enum():
     soft = {Halt.BUDGET, Halt.CANCELLED, Halt.FAILURE_STREAK}
     assert {h for h in Halt if not h.fatal} == soft
-    budget = Stop(Halt.BUDGET, facts={"budget": money(0.0008)})
-    assert budget.text == budget.paper_error == "budget of $0.0008 reached"
-    assert budget.stopped(15) == "budget of $0.0008 reached: 15 papers not scored"
+    # issue 22: "reached" only when nothing is left; else it says the next request could
+    # cross it, and what was spent; "1 paper", never "1 papers"
+    reached = budget_stop(0.0008, 0.0008)
+    assert reached.text == reached.paper_error == "budget of $0.0008 reached"
+    before = budget_stop(0.005, 0.0019)
+    assert before.paper_error == "stopped before a request that could exceed the budget of $0.005"
+    spent_by_then(before, 0.0019)
+    assert before.stopped(15) == ("stopped before a request that could exceed the budget of "
+                                  "$0.005; spent $0.0019; 15 papers not scored")
+    assert budget_stop(0.5, 0.1, " for 2026-03-02").text.endswith("$0.50 for 2026-03-02")
     assert Stop(Halt.CANCELLED).stopped(3) == "cancelled: 3 papers not scored"
+    assert Stop(Halt.CANCELLED).stopped(1) == "cancelled: 1 paper not scored"
     streak = Stop(Halt.FAILURE_STREAK, "server error (HTTP 503) after 5 attempts",
                   {"streak": "3"})
     assert streak.paper_error == (

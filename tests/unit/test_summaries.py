@@ -123,6 +123,19 @@ def test_summaries_go_in_small_batches(key, llm, tmp_path, day):
     assert run.requests == 3 and max(len(llm.ids_of(r)) for r in llm.requests) == 5
 
 
+def test_a_summary_failure_names_summaries_and_counts_papers_right(key, llm, tmp_path, day):
+    # issue 22: it read "no valid score" and "1 papers"
+    llm.default = Behaviour(content='{"papers": []}')  # paid for, never a summary
+    settings = ScoringSettings(model=MODEL, api_base=llm.url, timeout=10, concurrency=1)
+    got, run = summarize_papers(day[:16], settings, "English",
+                                open_store=opener(tmp_path / "db.sqlite3"))
+    errors = [s.error or "" for s in got.values()]
+    assert errors[0].startswith("no valid summary after 2 requests")
+    assert run.stopped is not None and "no valid summary" in run.stopped
+    assert run.stopped.endswith(": 1 paper not sent"), run.stopped
+    assert not any("score" in e for e in errors)
+
+
 # -- paperterm summarize -----------------------------------------------------------------
 
 

@@ -1,7 +1,12 @@
 """The engine: runs one Task over many papers, cached results first, then batched requests.
 
 It owns batching, bounded concurrency, rpm pacing, the budget, cancel, the failure streak,
-splitting a batch that is too long, and asking again about papers a reply left out. It does
+splitting a batch that is too long, and asking again about papers a reply left out.
+
+The failure streak that stops a run counts only requests in which a fresh batch (never
+asked about before) failed as a whole: the re-asks of one paper the model keeps getting
+wrong never stop the day. A reply unusable as a whole (garbage, nested too deep, no
+score at all) is asked again once, in halves; then its papers end unscored with the reason. It does
 not know what a request says (`task`), how litellm is called (`provider`) or how long to
 wait after an error (`policy`). Every distinct paper ends with exactly one result passed to
 `on_results`: cached, newly done, or `task.unscored(paper, error)`.
@@ -24,8 +29,8 @@ from paperterm.scoring.batching import batches
 from paperterm.scoring.budget import Budget
 from paperterm.scoring.cache import cached_results, earlier_totals, save_answer
 from paperterm.scoring.claims import WAIT_POLL, Claims
-from paperterm.scoring.estimate import CompletionEstimate
-from paperterm.scoring.halt import Halt, Stop, money
+from paperterm.scoring.estimate import CompletionEstimate, PromptRatio
+from paperterm.scoring.halt import Halt, Stop, budget_stop, money, spent_by_then
 from paperterm.scoring.pacing import Pacer
 from paperterm.scoring.policy import Fatal, Split
 from paperterm.scoring.pricing import how_to_price
@@ -35,7 +40,8 @@ from paperterm.scoring.types import RunSummary, ScoringError, ScoringSettings
 from paperterm.store import ScoreCache
 
 MAX_ROUNDS = 3  # times a paper may be asked about before it is given up
-FAIL_STREAK = 3  # batches failing in a row (no success between): the rest is not sent
+FAIL_STREAK = 3  # fresh batches failing as a whole in a row (no success between): the rest
+# is not sent
 CANCEL_GRACE = 5.0  # seconds a cancelled run still waits for the answers it paid for
 SLOT_POLL = 0.05  # seconds between looks for a free slot held by another run
 
@@ -46,16 +52,24 @@ ProgressCallback = Callable[[RunSummary], None]
 @dataclass
 class Batch:
     papers: list[Paper]
-    round: int = 0  # how many replies about these papers came back unusable
+    round: int = 0  # how far through its MAX_ROUNDS (a reply unusable as a whole: the last)
+    asked: int = 0  # replies about these papers that came back without their results
+
+    @property
+    def fresh(self) -> bool:
+        """Never asked about before (halves of a batch split before any reply stay fresh)."""
+        return self.asked == 0
 
 
 @dataclass
 class Flight:
-    """A request in flight: its batch, the dollars reserved for it, its reply ceiling."""
+    """A request in flight: its batch, the dollars reserved for it, its reply ceiling,
+    and its prompt tokens as litellm counts them (0: not counted, no budget)."""
 
     batch: Batch
     reserved: float
     max_tokens: int | None
+    counted: int = 0
 
 
 class Engine(Generic[R]):
@@ -80,12 +94,13 @@ class Engine(Generic[R]):
         self.claims = Claims(cache, task.key, settings.model, ttl=max(120.0, 6 * settings.timeout))
         self.waiting: list[Paper] = []  # another process is asking about these
         self.estimate = CompletionEstimate()
+        self.prompt_ratio = PromptRatio()  # the provider's prompt tokens per litellm's
         self.asker = Asker(self.provider, Pacer(settings.rpm), self._count_request)
         self.pending: deque[Batch] = deque()
         self.in_flight: dict[asyncio.Task[Outcome], Flight] = {}
         self.stop: Stop | None = None  # why nothing more is sent (cancel, budget, failures)
         self.fatal: Stop | None = None  # why the run ends with ScoringError
-        self.fail_streak = 0  # batches in a row that failed after all their retries
+        self.fail_streak = 0  # fresh batches in a row that failed as a whole
 
     async def run(self) -> RunSummary:
         """Cached results, then requests for the rest. Raises ScoringError on a fatal halt
@@ -190,6 +205,7 @@ class Engine(Generic[R]):
             return
         error = self.stop.paper_error
         left = sum(1 for e in self.final.values() if e == error)
+        spent_by_then(self.stop, self.budget.spent)
         self.summary.stopped, self.summary.halted = self.stop.stopped(left), self.stop.halt
 
     def _halt(self, stop: Stop | None = None) -> None:
@@ -250,24 +266,25 @@ class Engine(Generic[R]):
             if not mine:
                 slots.give_back(self.slot_key)
                 continue
-            batch = Batch(mine, batch.round)
+            batch = Batch(mine, batch.round, batch.asked)
             messages = self.task.build_messages(batch.papers)
             max_tokens = self._max_tokens(len(batch.papers))
-            reserve = 0.0
+            reserve, counted = 0.0, 0
             if self.budget.limited:  # the most this request can cost (see `estimate`)
                 completion = max_tokens or 2 * self.estimate.expected(len(batch.papers))
-                reserve = self.provider.estimate_cost(messages, completion)
+                counted = self.provider.prompt_tokens(messages)
+                reserve = self.provider.estimate_cost(messages, completion,
+                                                      self.prompt_ratio.reserve(counted))
             if not self.budget.reserve(reserve):
                 slots.give_back(self.slot_key)
                 self.claims.release(batch.papers)
                 self.pending.appendleft(batch)
                 period = f" for {self.day}" if self.settings.budget_period == "day" else ""
-                self._halt(Stop(Halt.BUDGET, facts={"budget": money(self.budget.limit),
-                                                    "period": period}))
+                self._halt(budget_stop(self.budget.limit, self.budget.spent, period))
                 return
             request = asyncio.ensure_future(self.asker.ask(messages, max_tokens))
             request.add_done_callback(lambda _: slots.give_back(self.slot_key))
-            self.in_flight[request] = Flight(batch, reserve, max_tokens)
+            self.in_flight[request] = Flight(batch, reserve, max_tokens, counted)
 
     async def _cancel_in_flight(self) -> None:
         """Nothing more is sent; requests already in flight were paid for, so their
@@ -296,13 +313,14 @@ class Engine(Generic[R]):
         if isinstance(outcome, Reply):
             self.budget.settle(estimate, outcome.cost if outcome.cost is not None else estimate)
             self.estimate.observe(outcome.completion_tokens, len(batch.papers))
+            self.prompt_ratio.observe(outcome.prompt_tokens, flight.counted)
             self._record(batch, outcome)
         else:
             self.budget.settle(estimate)
             if isinstance(outcome, Split) and len(batch.papers) > 1:
                 half = math.ceil(len(batch.papers) / 2)
-                self.pending.extendleft([Batch(batch.papers[half:], batch.round),
-                                         Batch(batch.papers[:half], batch.round)])
+                self.pending.extendleft([Batch(batch.papers[half:], batch.round, batch.asked),
+                                         Batch(batch.papers[:half], batch.round, batch.asked)])
             elif isinstance(outcome, Fatal):
                 self.fatal = outcome.stop
             else:  # GiveUp, or a Split of a single paper
@@ -335,10 +353,14 @@ class Engine(Generic[R]):
 
     def _failed(self, batch: Batch, reason: str) -> None:
         self._give_up(batch.papers, reason)
-        self._count_failure(reason)
+        self._count_failure(batch, reason)
 
-    def _count_failure(self, reason: str) -> None:
-        """One more request in a row that gave nothing; enough of them stop the run."""
+    def _count_failure(self, batch: Batch, reason: str) -> None:
+        """A request that gave nothing for its whole batch: when the batch was fresh, one
+        more in a row, and enough of them stop the run (a re-ask failing says something
+        about its papers, not about the server)."""
+        if not batch.fresh:
+            return
         self.fail_streak += 1
         if self.fail_streak >= FAIL_STREAK:  # the server is down or useless: stop asking
             self._halt(Stop(Halt.FAILURE_STREAK, reason, {"streak": str(FAIL_STREAK)}))
@@ -361,11 +383,18 @@ class Engine(Generic[R]):
         if parsed.results:
             self.fail_streak = 0
         else:  # paid for, scored nothing: a failure for the stop-after-failures rule
-            self._count_failure(f"a paid reply scored nothing: {_why(parsed)}")
+            self._count_failure(batch, f"a paid reply held no valid {self.task.noun}: "
+                                      f"{_why(parsed)}")
         missing = [p for p in batch.papers if p.id not in parsed.results]
-        if missing and parsed.broken:  # never asked again: the batch fails with the reason
+        if not missing:
+            return
+        if self.stop is not None:  # this reply stopped the run: its papers say why
+            self._give_up(missing, f"no valid {self.task.noun} in the reply ({_why(parsed)})")
+        elif not parsed.results and batch.fresh:  # unusable as a whole: once more, in halves
+            self._ask_again(batch, missing, parsed, last=True)
+        elif parsed.broken:  # a re-ask unusable as a whole: the batch fails with the reason
             self._give_up(missing, f"unusable reply: {parsed.error}")
-        elif missing:
+        else:
             self._ask_again(batch, missing, parsed)
 
     def _parse(self, reply: Reply, papers: list[Paper]) -> Parsed[R]:
@@ -384,15 +413,20 @@ class Engine(Generic[R]):
                 break
         return parsed
 
-    def _ask_again(self, batch: Batch, missing: list[Paper], parsed: Parsed[R]) -> None:
-        if batch.round + 1 < MAX_ROUNDS:  # ask again, in batches half the size
+    def _ask_again(self, batch: Batch, missing: list[Paper], parsed: Parsed[R],
+                   last: bool = False) -> None:
+        """Ask again about `missing`, in batches half the size (`last`: this is the last
+        time), or give them up with the reason once their rounds are used."""
+        if batch.round + 1 < MAX_ROUNDS:
             size = max(1, math.ceil(len(batch.papers) / 2))
             chunks = [missing[i : i + size] for i in range(0, len(missing), size)]
-            self.pending.extendleft(Batch(c, batch.round + 1) for c in reversed(chunks))
+            again = MAX_ROUNDS - 1 if last else batch.round + 1
+            self.pending.extendleft(Batch(c, again, batch.asked + 1) for c in reversed(chunks))
             return
         for p in missing:
             why = parsed.rejected.get(p.id) or parsed.error or "missing from the reply"
-            self._give_up([p], f"no valid score after {MAX_ROUNDS} requests ({why})")
+            self._give_up([p], f"no valid {self.task.noun} after {batch.asked + 1} "
+                               f"requests ({why})")
 
 
 def _why(parsed: Parsed[R]) -> str:

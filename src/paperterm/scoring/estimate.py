@@ -40,3 +40,32 @@ class CompletionEstimate:
     def max_tokens(self, n_papers: int) -> int:
         """A ceiling for one request's reply: the expected size with headroom."""
         return math.ceil(self.expected(n_papers) * HEADROOM) + OVERHEAD
+
+
+PROMPT_MARGIN = 1.3  # prompt tokens reserved per token litellm counts, before any reply
+LEARNED_MARGIN = 1.05  # over the provider's observed ratio, once replies report usage
+
+
+class PromptRatio:
+    """How many prompt tokens the provider bills per token litellm's tokenizer counts.
+
+    Providers tokenize differently (30% more is common): the budget reserves a margin
+    over litellm's count until the run's replies say what the provider really counts,
+    then the largest ratio seen, with a little headroom. Never below 1."""
+
+    def __init__(self) -> None:
+        self.observed = 0.0  # the largest billed/counted ratio seen (0: none yet)
+
+    def observe(self, billed: int, counted: int) -> None:
+        if billed > 0 and counted > 0:
+            self.observed = max(self.observed, billed / counted)
+
+    @property
+    def factor(self) -> float:
+        if not self.observed:
+            return PROMPT_MARGIN
+        return max(1.0, self.observed * LEARNED_MARGIN)
+
+    def reserve(self, counted: int) -> int:
+        """Prompt tokens to reserve for a request litellm counts at `counted`."""
+        return math.ceil(counted * self.factor)

@@ -17,6 +17,7 @@ class Halt(Enum):
 
     NO_MODEL = "no_model"
     UNKNOWN_MODEL = "unknown_model"
+    BAD_API_BASE = "bad_api_base"
     MISSING_KEY = "missing_key"
     UNPRICED_BUDGET = "unpriced_budget"
     AUTH = "auth"
@@ -38,6 +39,8 @@ class Halt(Enum):
 _TEXT: dict[Halt, str] = {
     Halt.NO_MODEL: "no model is set: set `model` (e.g. openai/gpt-4o-mini)",
     Halt.UNKNOWN_MODEL: "unknown model or provider '{model}': {detail}",
+    Halt.BAD_API_BASE: "api_base {detail} is not a URL: give an http(s) address such as "
+                       "http://localhost:11434 (--api-base or api_base in the config)",
     Halt.MISSING_KEY: "{detail} is not set: the API key for {model} is read from the environment",
     Halt.UNPRICED_BUDGET: "the price of {model} is unknown, so the budget of {budget} cannot be "
                           "enforced: {how}, or set budget = 0 to score without a budget",
@@ -46,7 +49,7 @@ _TEXT: dict[Halt, str] = {
     Halt.QUOTA: "quota exceeded for {model}: {detail}",
     Halt.UNREACHABLE: "cannot connect to {where}: {detail}",
     Halt.REJECTED: "the provider rejected the request for {model}: {detail}",
-    Halt.BUDGET: "budget of {budget}{period} reached",
+    Halt.BUDGET: "{budget_stop}{spent}",
     Halt.CANCELLED: "cancelled",
     Halt.FAILURE_STREAK: "{streak} batches in a row failed ({detail})",
 }
@@ -83,9 +86,34 @@ class Stop:
         """`RunSummary.stopped`: the reason and, for a soft halt, what it left undone."""
         if self.halt.fatal:
             return self.text
+        papers = count(left, "paper")
         if self.halt is Halt.FAILURE_STREAK:
-            return f"{self.text}: {left} papers not sent"
-        return f"{self.text}: {left} papers not scored"
+            return f"{self.text}: {papers} not sent"
+        if self.halt is Halt.BUDGET:
+            return f"{self.text}; {papers} not scored"
+        return f"{self.text}: {papers} not scored"
+
+
+def budget_stop(limit: float, spent: float, period: str = "") -> Stop:
+    """The budget halt before a request whose reservation does not fit: "reached" only
+    when nothing is left; otherwise it says that the next request could cross it. The
+    final spending is added (`spent_by_then`) when the run ends."""
+    if spent >= limit:
+        what = f"budget of {money(limit)}{period} reached"
+    else:
+        what = f"stopped before a request that could exceed the budget of {money(limit)}{period}"
+    return Stop(Halt.BUDGET, facts={"budget_stop": what})
+
+
+def spent_by_then(stop: Stop, spent: float) -> None:
+    """Name what the run spent in a budget halt's text."""
+    if stop.halt is Halt.BUDGET:
+        stop.facts["spent"] = f"; spent {money(spent)}"
+
+
+def count(n: int, noun: str) -> str:
+    """`1 paper`, `2 papers` (nouns with a plain plural)."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def money(dollars: float) -> str:

@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 from paperterm.hygiene import clean_line
 from paperterm.scoring import prompt
@@ -248,6 +249,8 @@ class Provider:
         known provider's missing key before litellm is imported)."""
         from paperterm.scoring.keys import key_stop
 
+        if self.api_base and not is_http_url(self.base_url):  # before any request is sent
+            return Stop(Halt.BAD_API_BASE, repr(clean_line(redact_url(self.api_base))[:80]))
         stop = key_stop(self.model, self.api_base, extra=self.options.extra)
         if stop is not None:
             return stop
@@ -305,12 +308,16 @@ class Provider:
         except Exception:  # no tokenizer for this model: about 4 characters a token
             return sum(len(m.get("content", "")) for m in messages) // 3 + 8 * len(messages)
 
-    def estimate_cost(self, messages: Messages, completion_tokens: int) -> float:
-        """Dollars a request would cost, from its messages and an expected reply size
-        (0 when the price is unknown: a budget is refused before that can matter)."""
+    def estimate_cost(self, messages: Messages, completion_tokens: int,
+                      prompt_tokens: int | None = None) -> float:
+        """Dollars a request would cost, from its messages (or the `prompt_tokens` to
+        count for them) and an expected reply size (0 when the price is unknown: a budget
+        is refused before that can matter)."""
         if self.price is None:
             return 0.0
-        return self.price.cost(self.prompt_tokens(messages), completion_tokens)
+        if prompt_tokens is None:
+            prompt_tokens = self.prompt_tokens(messages)
+        return self.price.cost(prompt_tokens, completion_tokens)
 
     def shape(self, messages: Messages) -> Messages:
         """The messages as this model takes them: without a system role (config
@@ -364,6 +371,16 @@ class Provider:
         if cost is None and self.price is not None:
             cost = self.price.cost(prompt, completion)
         return Reply(text, prompt, completion, cost, reasoning)
+
+
+def is_http_url(url: str) -> bool:
+    """An http(s) URL with a host: something a request can be sent to."""
+    try:
+        parts = urlsplit(url.strip())
+        return parts.scheme.lower() in ("http", "https") and bool(parts.hostname) and (
+            parts.port is None or parts.port > 0)
+    except ValueError:  # a bad port, an unbalanced [ ...
+        return False
 
 
 def _text(value: Any) -> str | None:

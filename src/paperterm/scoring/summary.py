@@ -80,6 +80,8 @@ def language_key(language: str) -> str:
 class SummaryTask(Task[Summary]):
     """3-5 sentence summaries of papers in one language."""
 
+    noun = "summary"
+
     def __init__(self, language: str = "English") -> None:
         self.language = " ".join(language.split()) or "English"
         self.response_schema = RESPONSE_SCHEMA

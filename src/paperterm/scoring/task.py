@@ -49,6 +49,7 @@ class Task(ABC, Generic[R]):
     """One kind of request about a batch of papers, producing one `R` per paper."""
 
     response_schema: dict[str, Any] | None = None  # a json_schema response_format, if any
+    noun = "result"  # what one paper's result is called in messages ("no valid score")
 
     @property
     @abstractmethod
@@ -75,6 +76,8 @@ class Task(ABC, Generic[R]):
 
 class ScoringTask(Task[Score]):
     """Relevance and novelty 1-10 with a short reason, against a topic's criteria."""
+
+    noun = "score"
 
     def __init__(self, topic: Topic, include_authors: bool = False) -> None:
         self.topic, self.include_authors = topic, include_authors
