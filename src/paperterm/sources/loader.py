@@ -143,10 +143,13 @@ def _filtered(day: Day, announce_types: list[str]) -> Day:
 
 
 def _parse_file(path: Path) -> ParsedFeed:
+    from paperterm import limits
     from paperterm.sources.feeds import FeedError
 
     try:
-        data = path.read_bytes()
+        data = limits.read_path(path, str(path), limits.MAX_FEED_FILE)
+    except (limits.InputTooLarge, limits.InputTooSlow) as exc:
+        raise LoadError(str(exc)) from None
     except OSError as exc:
         raise LoadError(f"{path}: cannot read feed ({exc.strerror})") from None
     try:
