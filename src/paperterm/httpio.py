@@ -145,6 +145,8 @@ def _read_body(resp: Any, what: str, max_bytes: int, deadline: float,
             raise limits.too_large(what, max_bytes)
         if dog.expired or time.monotonic() > deadline:
             raise OSError("deadline passed")  # reported as too slow by `request`
+    if dog.expired:  # the watchdog's shutdown reads as the end of the answer: it is not
+        raise OSError("deadline passed")
     return b"".join(chunks)
 
 
