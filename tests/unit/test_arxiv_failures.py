@@ -21,7 +21,7 @@ def _ids(jsonl: str) -> list[str]:
     return [json.loads(line)["id"] for line in jsonl.splitlines() if line.strip()]
 
 
-def _cache_a_day(db) -> None:  # noqa: ANN001
+def _cache_a_day(db) -> None:
     store = Store.open(db)
     try:
         store.papers.save_day("cs.AI+cs.LG", date(2026, 2, 24), [

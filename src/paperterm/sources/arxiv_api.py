@@ -7,6 +7,7 @@ is an error, never "no papers".
 
 from __future__ import annotations
 
+from datetime import date
 from urllib.parse import urlencode
 
 from paperterm.models import Paper
@@ -45,8 +46,8 @@ def search(query: str, max_results: int, timeout: float = http.TIMEOUT) -> list[
         except ApiErrorEntry as exc:
             raise http.NetworkError(f"{WHAT}: {_one_line(str(exc))[:200]}") from None
         except FeedError as exc:
-            raise http.NetworkError(f"{WHAT} sent an unreadable answer ({_one_line(str(exc))[:160]})"
-                                    ) from None
+            why = _one_line(str(exc))[:160]
+            raise http.NetworkError(f"{WHAT} sent an unreadable answer ({why})") from None
         if not page.papers and not page.skipped:
             break  # no (more) results; arXiv sometimes answers a later page with nothing
         papers += page.papers
