@@ -43,6 +43,7 @@ def _read_regular(path: Path) -> bytes:
     blocking and checked before reading (reading a FIFO or /dev/zero never ends)."""
     import os
 
+    from paperterm import limits
     from paperterm.atomic import not_regular
 
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
@@ -50,8 +51,10 @@ def _read_regular(path: Path) -> bytes:
         what = not_regular(os.fstat(fd))
         if what is not None:
             raise ConfigError(f"{path}: is {what}, not a regular file")
-        with os.fdopen(fd, "rb", closefd=False) as fh:
-            return fh.read()
+        try:
+            return limits.read_fd(fd, str(path), limits.MAX_TEXT_FILE)
+        except (limits.InputTooLarge, limits.InputTooSlow) as exc:
+            raise ConfigError(str(exc)) from None
     finally:
         os.close(fd)
 

@@ -20,9 +20,12 @@ def state_file() -> Path:
 
 
 def _read() -> dict[str, object]:
+    from paperterm import limits
+
     try:
-        data = json.loads(state_file().read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        raw = limits.read_path(state_file(), "the reader's state", limits.MAX_TEXT_FILE)
+        data = json.loads(raw.decode("utf-8"))
+    except (OSError, ValueError, limits.InputTooLarge, limits.InputTooSlow):
         return {}
     return data if isinstance(data, dict) else {}
 

@@ -69,7 +69,7 @@ def _distributions(module: str) -> set[str]:
 def test_the_scan_sees_real_imports():
     imported = _imported_modules()
     assert "lxml" in imported and "textual" in imported  # the scan itself works
-    assert "arxiv" in imported  # imported inside a function (sources/arxiv_api.py)
+    assert "pyzotero" in imported  # imported inside a function (zotero/web.py)
     assert "json" not in imported and "paperterm" not in imported
 
 

@@ -40,11 +40,17 @@ def line(output: str, what: str) -> str:
     raise AssertionError(f"no {what!r} line in:\n{output}")
 
 
-def test_all_good_with_a_test_request_and_its_cost(cli, llm):
+def test_all_good_with_a_test_request_and_its_cost(cli, llm, fake_arxiv):
+    from pathlib import Path
+
+    from support.fakearxiv import Reply
+
+    feed = Path(__file__).resolve().parents[2] / "examples" / "arxiv-2026-02-25.xml"
+    fake_arxiv.route("/rss/", Reply(feed.read_bytes()))
     r = cli("doctor", "--model", MODEL, "--api-base", llm.url,
             env={"OPENAI_API_KEY": SECRET})
     assert r.returncode == 0, r.stdout
-    for what in ("config", "data dir", "database", "model", "API key", "reachable",
+    for what in ("config", "data dir", "database", "arXiv", "model", "API key", "reachable",
                  "test request", "colours", "clipboard"):
         assert line(r.stdout, what).startswith("  ok"), what
     assert "OPENAI_API_KEY is set (value not shown)" in r.stdout

@@ -56,13 +56,14 @@ def test_an_api_error_entry_is_an_error_not_a_paper() -> None:
         parse_feed(API_ERROR)
 
 
-def test_an_api_error_from_a_search_is_an_error_not_a_paper(fake_arxiv) -> None:
-    # the arxiv package drops an error entry without <published>; with one, it yields it as
-    # a result, which must become the error message
-    dated = API_ERROR.replace(b"</updated>\n    <link",
-                              b"</updated><published>2026-02-25T00:00:00Z</published><link")
-    assert dated != API_ERROR
-    fake_arxiv.route("/api/", Reply(dated))
+@pytest.mark.parametrize("published", [False, True])
+def test_an_api_error_from_a_search_is_an_error_not_a_paper(fake_arxiv, published) -> None:
+    # arXiv's error entries carry no <published> (the arxiv package dropped them: "no
+    # papers"); with or without one, the entry is the error message
+    body = API_ERROR.replace(b"</updated>\n    <link",
+                             b"</updated><published>2026-02-25T00:00:00Z</published><link"
+                             ) if published else API_ERROR
+    fake_arxiv.route("/api/", Reply(body))
     with pytest.raises(http.NetworkError, match="incorrect id format"):
         arxiv_api.search("id_list=2602.20191v9", 10, timeout=5)
 

@@ -264,7 +264,7 @@ def test_date_not_cached_uses_the_api(fake_arxiv, store):
     day = load_day(_req(date=SAMPLE_DAY), store)
     assert len(fake_arxiv.requests) == 1
     seen = fake_arxiv.requests[0]
-    assert seen.headers["user-agent"].startswith("arxiv.py/")  # the arxiv package's own
+    assert seen.headers["user-agent"] == http.USER_AGENT
     query = parse_qs(urlsplit(seen.path).query)["search_query"][0]
     assert "submittedDate:[" in query
     assert "cat:cs.LG" in query and "cat:cs.AI" in query

@@ -1,7 +1,8 @@
 """`paperterm doctor`: is everything paperterm needs in order? Config, data dir, database,
-the model (provider, key presence, reachability, one tiny test request with its cost), the
-terminal's colours and the clipboard. Every problem comes with its fix; the exit code is 1
-when something is broken (warnings alone exit 0). A key's value is never printed.
+whether arXiv answers, the model (provider, key presence, reachability, one tiny test
+request with its cost), the terminal's colours and the clipboard. Every problem comes with
+its fix; the exit code is 1 when something is broken (warnings alone exit 0). A key's value
+is never printed.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from paperterm.settings import ScoringSettings
 
 Level = Literal["ok", "info", "warn", "FAIL"]
 TEST_PROMPT = "Reply with the single word: ok"
-REACH_TIMEOUT = 5.0
+REACH_TIMEOUT = 5.0  # seconds: reaching the model's server, arXiv
 REQUEST_TIMEOUT = 30.0
 
 
@@ -67,6 +68,7 @@ def run(opts: Options) -> int:
     data_ok = check_data_dir(report)
     if data_ok:
         check_database(report)
+    check_arxiv(report, config or Config(), opts)
     settings = (config or Config()).scoring.with_overrides(**opts.scoring)
     check_model(report, settings, request=not opts.no_request)
     check_terminal(report)
@@ -219,25 +221,64 @@ def _key_vars(model: str) -> list[str]:
 
 def check_reachable(report: Report, api_base: str) -> bool:
     """Any HTTP answer from `api_base` means the server is there."""
-    import urllib.error
-    import urllib.request
+    from paperterm.redact import redact, redact_url, url_secrets
 
-    started = time.monotonic()
-    try:
-        with urllib.request.urlopen(api_base, timeout=REACH_TIMEOUT) as resp:
-            status = resp.status
-    except urllib.error.HTTPError as exc:
-        status = exc.code
-    except (urllib.error.URLError, OSError, ValueError) as exc:
-        reason = getattr(exc, "reason", exc)
-        report.add("FAIL", "reachable", f"cannot connect to {api_base}: {reason}",
+    shown = redact_url(api_base)
+    status = _answer_status(api_base, "the model's server")
+    if isinstance(status, str):
+        report.add("FAIL", "reachable",
+                   f"cannot connect to {shown}: {redact(status, url_secrets(api_base))}",
                    "start the server, or fix --api-base / config `api_base` "
                    "(e.g. http://localhost:11434 for Ollama, http://HOST:PORT/v1 for an "
                    "OpenAI-compatible server)")
         return False
-    took = time.monotonic() - started
-    report.add("ok", "reachable", f"{api_base} answers (HTTP {status}, {took:.2f} s)")
+    code, took = status
+    report.add("ok", "reachable", f"{shown} answers (HTTP {code}, {took:.2f} s)")
     return True
+
+
+def _answer_status(url: str, what: str) -> tuple[int, float] | str:
+    """(HTTP status, seconds) of a GET of `url` within REACH_TIMEOUT (an error status is an
+    answer too), else why not, in one line."""
+    import http.client
+
+    from paperterm import httpio, limits
+    from paperterm.redact import split_credentials
+
+    bare, auth = split_credentials(url)  # urllib would take `user:pass@` for the host
+    started = time.monotonic()
+    try:
+        code = httpio.request(bare, what=what, deadline=REACH_TIMEOUT,
+                              headers={"Authorization": auth} if auth else {}).status
+    except httpio.HttpFailure as exc:
+        code = exc.answer.status
+    except (limits.InputTooSlow, limits.InputTooLarge) as exc:
+        return str(exc)
+    except (OSError, ValueError, http.client.HTTPException) as exc:
+        return httpio.one_line(exc) or type(exc).__name__
+    return code, time.monotonic() - started
+
+
+def check_arxiv(report: Report, config: Config, opts: Options) -> None:
+    """Whether arXiv's RSS feed (the configured address) answers with a feed, within
+    REACH_TIMEOUT; one line. Not reaching it is a warning: the reader works from the
+    cache meanwhile."""
+    from paperterm.redact import redact_url, redact_urls
+    from paperterm.sources import rss
+
+    categories = opts.category_list or list(config.categories)
+    shown = "the arXiv RSS feed"
+    started = time.monotonic()
+    try:
+        shown = redact_url(rss.feed_url(categories))
+        parsed = rss.fetch_rss(categories, timeout=REACH_TIMEOUT)
+    except Exception as exc:  # http.NetworkError, a bad PAPERTERM_RSS_URL
+        report.add("warn", "arXiv", f"{shown}: {redact_urls(' '.join(str(exc).split()))}",
+                   "check the network (paperterm shows cached days meanwhile; "
+                   "--offline skips arXiv)")
+        return
+    took = time.monotonic() - started
+    report.add("ok", "arXiv", f"{shown} answers ({len(parsed.papers)} papers, {took:.2f} s)")
 
 
 def test_request(report: Report, provider: object) -> None:

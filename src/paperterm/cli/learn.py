@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from paperterm import limits
 from paperterm.cli.errors import EXIT_ERROR, EXIT_OK, UserError
 from paperterm.cli.options import Options
 from paperterm.cli.session import load_user_config, open_marks
@@ -32,7 +33,9 @@ def bib_positives(path: Path) -> list[Positive]:
     from paperterm.zotero import item_arxiv_id
 
     try:
-        text = path.read_text(encoding="utf-8")
+        text = limits.read_path(path, str(path), limits.MAX_IMPORT_FILE).decode("utf-8")
+    except (limits.InputTooLarge, limits.InputTooSlow) as exc:
+        raise UserError(str(exc), EXIT_ERROR) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise UserError(f"{path}: cannot read ({getattr(exc, 'strerror', None) or exc})",
                         EXIT_ERROR) from None

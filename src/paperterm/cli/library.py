@@ -7,6 +7,7 @@ import sys
 import time
 from pathlib import Path
 
+from paperterm import limits
 from paperterm.arxiv_id import parse_arxiv_id
 from paperterm.cli.errors import EXIT_OK, UserError
 from paperterm.cli.options import Options
@@ -55,8 +56,11 @@ def _read(name: str) -> tuple[list[dict[str, object]], list[Paper], dict[str, st
     """Records, the papers they carry, and those papers' days; UserError for anything that
     is not a paperterm library file (nothing is imported then)."""
     try:
-        raw = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
-        data = json.loads(raw)
+        raw = (limits.read_fd(sys.stdin.fileno(), "stdin", limits.MAX_IMPORT_FILE)
+               if name == "-" else limits.read_path(Path(name), name, limits.MAX_IMPORT_FILE))
+        data = json.loads(raw.decode("utf-8"))
+    except (limits.InputTooLarge, limits.InputTooSlow) as exc:
+        raise UserError(str(exc)) from None
     except OSError as exc:
         raise UserError(f"{name}: cannot read ({exc.strerror or exc})", 1) from None
     except (ValueError, UnicodeDecodeError) as exc:

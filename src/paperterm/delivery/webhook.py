@@ -2,37 +2,37 @@
 
 from __future__ import annotations
 
+import http.client
 import json
-import urllib.error
-import urllib.parse
-import urllib.request
 
-from paperterm import __version__
+from paperterm import __version__, httpio, limits
 from paperterm.delivery.mail import DeliveryError
 from paperterm.delivery.message import DigestMessage, to_discord, to_json, to_slack
+from paperterm.redact import redact, url_host, url_secrets
 
-TIMEOUT = 20.0
 PAYLOADS = {"slack": to_slack, "discord": to_discord, "json": to_json}
 
 
 def webhook_host(url: str) -> str:
-    """Where a webhook goes, without the secret in its path."""
-    return urllib.parse.urlsplit(url).netloc
+    """Where a webhook goes, without the secrets in its address (user, path, query)."""
+    return url_host(url)
 
 
 def post_webhook(m: DigestMessage, url: str, fmt: str) -> None:
     body = json.dumps(PAYLOADS[fmt](m), ensure_ascii=False).encode("utf-8")
-    req = urllib.request.Request(url, data=body, method="POST", headers={
-        "Content-Type": "application/json; charset=utf-8",
-        "User-Agent": f"paperterm/{__version__}"})
     host = webhook_host(url)
+    secrets = url_secrets(url)
     try:
-        with urllib.request.urlopen(req, timeout=TIMEOUT) as resp:
-            resp.read(65536)
-    except urllib.error.HTTPError as exc:
-        detail = " ".join(exc.read(300).decode("utf-8", "replace").split())
-        raise DeliveryError(f"webhook {host}: HTTP {exc.code}"
+        httpio.request(url, what=f"webhook {host}", method="POST", data=body, headers={
+            "Content-Type": "application/json; charset=utf-8",
+            "User-Agent": f"paperterm/{__version__}"})
+    except httpio.HttpFailure as exc:
+        detail = redact(" ".join(exc.answer.body[:300].decode("utf-8", "replace").split()),
+                        secrets)
+        raise DeliveryError(f"webhook {host}: HTTP {exc.answer.status}"
                             + (f" ({detail[:200]})" if detail else "")) from None
-    except (urllib.error.URLError, OSError) as exc:
-        reason = getattr(exc, "reason", exc)
+    except (limits.InputTooSlow, limits.InputTooLarge) as exc:
+        raise DeliveryError(str(exc)) from None
+    except (OSError, http.client.HTTPException) as exc:
+        reason = redact(httpio.one_line(exc), secrets)
         raise DeliveryError(f"webhook {host}: cannot connect ({reason})") from None

@@ -3,16 +3,14 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable
 from typing import Any
 
-from paperterm import __version__
+from paperterm import __version__, httpio, limits
 
-TIMEOUT = 30.0
 MAX_WAIT = 120.0  # the longest Retry-After honoured; longer: give up for this run
 ATTEMPTS = 5
 
@@ -44,23 +42,26 @@ def request_json(method: str, url: str, *, name: str, payload: Any = None,
         data = json.dumps(payload).encode("utf-8")
         head["Content-Type"] = "application/json"
     for attempt in range(ATTEMPTS):
-        req = urllib.request.Request(url, data=data, method=method, headers=head)
         try:
-            with urllib.request.urlopen(req, timeout=TIMEOUT) as resp:
-                raw = resp.read()
+            raw = httpio.request(url, what=name, method=method, data=data, headers=head).body
             break
-        except urllib.error.HTTPError as exc:
-            if exc.code in (429, 503) and attempt < ATTEMPTS - 1:
-                wait = retry_after(exc.headers.get("Retry-After"), attempt)
+        except httpio.HttpFailure as exc:
+            answer = exc.answer
+            if answer.status in (429, 503) and attempt < ATTEMPTS - 1:
+                wait = retry_after(answer.header("Retry-After"), attempt)
                 if wait <= MAX_WAIT:
                     (sleep or time.sleep)(wait)
                     continue
-            detail = " ".join(exc.read(300).decode("utf-8", "replace").split())[:160]
-            why = "rate limited; try again later" if exc.code == 429 else detail
-            raise EnrichError(f"{name}: HTTP {exc.code}: {why}") from None
-        except (urllib.error.URLError, OSError) as exc:
+            detail = " ".join(answer.body[:300].decode("utf-8", "replace").split())[:160]
+            why = "rate limited; try again later" if answer.status == 429 else detail
+            raise EnrichError(f"{name}: HTTP {answer.status}: {why}") from None
+        except (limits.InputTooSlow, limits.InputTooLarge) as exc:
+            raise EnrichError(str(exc)) from None
+        except (OSError, http.client.HTTPException) as exc:
             raise EnrichError(f"{name}: cannot reach {url.split('?')[0]}: "
-                              f"{getattr(exc, 'reason', exc)}") from None
+                              f"{httpio.one_line(exc)}") from None
+    else:
+        raise AssertionError("unreachable")  # pragma: no cover
     try:
         return json.loads(raw)
     except ValueError:

@@ -22,6 +22,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from paperterm.hygiene import clean_line
+from paperterm.redact import redact, redact_url, split_credentials, url_secrets
 from paperterm.scoring import prompt
 from paperterm.scoring.halt import Halt, Stop
 from paperterm.scoring.policy import ErrorKind, Failure, RequestFacts, parse_retry_after
@@ -32,7 +33,6 @@ from paperterm.scoring.providers import (
     key_hint,
     missing_keys,
 )
-from paperterm.scoring.redact import redact, redact_url, split_credentials, url_secrets
 from paperterm.scoring.server_text import answered_status, server_words
 from paperterm.settings import ModelOptions
 

@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, get_type_hints
 
+from paperterm.redact import redact_urls
+
 
 class ConfigError(Exception):
     """A config (or topic/theme) file the user must fix; the message says where and how."""
@@ -109,7 +111,7 @@ class Declared:
         if problem:
             whole = isinstance(value, str) and self.spec.group != "scoring"  # as always
             raise ConfigError(f"{where}: expected {problem}, got "
-                              f"{repr(value) if whole else shown(value)}")
+                              f"{redact_urls(repr(value)) if whole else shown(value)}")
         return value
 
 
@@ -149,7 +151,7 @@ def expect(value: Any, typ: type, where: str) -> Any:
 
 def shown(value: Any) -> str:
     """A refused value for a message: a 400-digit number is not echoed whole."""
-    text = repr(value)
+    text = redact_urls(repr(value))
     return text if len(text) <= 24 else text[:20] + "..."
 
 

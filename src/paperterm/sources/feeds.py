@@ -27,6 +27,10 @@ class FeedError(Exception):
     """The file or response is not an arXiv feed we can read."""
 
 
+class ApiErrorEntry(FeedError):
+    """The arXiv API answered with an error entry (a malformed query, say)."""
+
+
 @dataclass
 class ParsedFeed:
     papers: list[Paper]
@@ -34,6 +38,7 @@ class ParsedFeed:
     title: str = ""
     skipped: list[str] = field(default_factory=list)  # items we could not read, with why
     categories: tuple[str, ...] = ()  # from the feed's own URL (rss.arxiv.org/rss/cs.LG+cs.AI)
+    total: int | None = None  # an arXiv API answer: how many results the query has in all
 
 
 _FEED_URL = re.compile(r"rss\.arxiv\.org/(?:rss|atom)/([A-Za-z\-]+(?:\.[A-Za-z\-]+)?"
@@ -236,7 +241,7 @@ def _parse_atom(root: etree._Element) -> ParsedFeed:
         error = api_error(_findtext(entry, "atom:id", namespaces=NS),
                           _findtext(entry, "atom:summary", namespaces=NS))
         if error is not None:
-            raise FeedError(f"the arXiv API answered with an error: {error}")
+            raise ApiErrorEntry(f"the arXiv API answered with an error: {error}")
     day = _parse_date(_findtext(root, "atom:updated", namespaces=NS))
     papers, skipped = _read_items(list(root.iterfind("atom:entry", NS)), _atom_entry, "entry")
     if papers and any(p.announce_type == "api" for p in papers):
@@ -244,8 +249,10 @@ def _parse_atom(root: etree._Element) -> ParsedFeed:
         papers = [replace(p, announce_type="new") for p in papers]
     cats = _feed_categories(_findtext(root, "atom:id", namespaces=NS),
                             *(ln.get("href") for ln in root.iterfind("atom:link", NS)))
+    total = clean_line(_findtext(root, "opensearch:totalResults", namespaces=NS))
     return ParsedFeed(dedupe(papers), day, clean_line(_findtext(root, "atom:title", namespaces=NS)),
-                      skipped, cats if day else ())
+                      skipped, cats if day else (),
+                      int(total) if total.isdigit() and len(total) < 19 else None)
 
 
 def _atom_entry(entry: etree._Element) -> Paper:

@@ -66,10 +66,6 @@ class Busy(Exception):
         self.status, self.retry_after = status, retry_after
 
 
-class _TooSlow(Exception):
-    """The answer did not complete within the deadline."""
-
-
 def polite(exchange: Callable[[], T], what: str) -> T:
     """Run `exchange` (one request to arXiv, or one search) through the shared pacer; while
     it raises Busy, wait (backoff_seconds) and run it again, at most RETRIES more times.
@@ -130,39 +126,26 @@ def get(url: str, what: str, timeout: float = TIMEOUT) -> bytes:
 
 
 def _get_once(url: str, what: str, timeout: float) -> bytes:
-    """One GET, its failures as NetworkError (or Busy)."""
+    """One GET (httpio: a whole-request deadline, a capped answer), its failures as
+    NetworkError (or Busy)."""
     import http.client  # here, not at the top: a start from the cache needs no HTTP
-    import urllib.error
+
+    from paperterm import httpio, limits
 
     try:
-        return _read(url, timeout)
-    except _TooSlow:
+        return httpio.request(url, what=what, headers={"User-Agent": USER_AGENT},
+                              deadline=timeout).body
+    except limits.InputTooSlow:
         raise too_slow(what, timeout) from None
-    except urllib.error.HTTPError as exc:
-        if exc.code in (429, 503):
-            raise Busy(exc.code, exc.headers.get("Retry-After")) from None
-        raise NetworkError(f"{what}: arXiv answered HTTP {exc.code} {exc.reason}") from None
-    except (urllib.error.URLError, TimeoutError, OSError) as exc:
-        reason = " ".join(str(getattr(exc, "reason", exc)).split())  # one line
-        raise NetworkError(f"{what}: arXiv is unreachable ({reason})") from None
+    except limits.InputTooLarge as exc:
+        raise NetworkError(str(exc)) from None
+    except httpio.HttpFailure as exc:
+        answer = exc.answer
+        if answer.status in (429, 503):
+            raise Busy(answer.status, answer.header("Retry-After")) from None
+        raise NetworkError(f"{what}: arXiv answered HTTP {answer.status} {answer.reason}"
+                           ) from None
+    except OSError as exc:
+        raise NetworkError(f"{what}: arXiv is unreachable ({httpio.one_line(exc)})") from None
     except http.client.HTTPException as exc:  # garbage or a truncated answer
         raise NetworkError(f"{what}: broken answer from arXiv ({type(exc).__name__})") from None
-
-
-def _read(url: str, timeout: float) -> bytes:
-    """The body at `url`; the whole exchange must finish within `timeout` seconds.
-
-    The socket timeout alone bounds each read, not the total: a server that trickles a
-    byte now and then would otherwise keep us waiting forever.
-    """
-    import urllib.request
-
-    deadline = time.monotonic() + timeout
-    req = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
-    chunks: list[bytes] = []
-    with urllib.request.urlopen(req, timeout=timeout) as resp:
-        while chunk := resp.read1(65536):  # read() would wait for all 64 KiB
-            chunks.append(chunk)
-            if time.monotonic() > deadline:
-                raise _TooSlow
-    return b"".join(chunks)

@@ -143,10 +143,13 @@ def _filtered(day: Day, announce_types: list[str]) -> Day:
 
 
 def _parse_file(path: Path) -> ParsedFeed:
+    from paperterm import limits
     from paperterm.sources.feeds import FeedError
 
     try:
-        data = path.read_bytes()
+        data = limits.read_path(path, str(path), limits.MAX_FEED_FILE)
+    except (limits.InputTooLarge, limits.InputTooSlow) as exc:
+        raise LoadError(str(exc)) from None
     except OSError as exc:
         raise LoadError(f"{path}: cannot read feed ({exc.strerror})") from None
     try:
@@ -291,21 +294,30 @@ def _past_day(req: LoadRequest, store: Store) -> Day:
 
 
 def _query(req: LoadRequest, store: Store) -> Day:
+    """arXiv's answer to `--query`; offline, or when arXiv fails, the cached papers that match
+    it (ranked), said so."""
     assert req.query is not None
-    label = f"query: {req.query}"
     if req.offline:  # search what is cached instead, ranked, offline
-        found = [h.paper for h in store.library.search(req.query, limit=req.max_results)]
-        return Day(found, label, None, "query", notices=[
-            f"Offline: {len(found)} cached paper(s) match {req.query!r} (the cache was "
-            "searched, not arXiv)."])
+        return _cached_matches(req, store, "Offline")
     try:
         papers: list[Paper] = arxiv_api.search(req.query, req.max_results, timeout=req.timeout)
     except http.NetworkError as exc:
-        return _instead(_cached_or_sample(req, store, str(exc)), f"--query {req.query!r}",
-                        str(exc))
+        why = str(exc).rstrip(".")
+        day = _cached_matches(req, store, why)
+        return replace(day, instead=f"--query {req.query!r} could not be loaded from arXiv "
+                                    f"({why}); these are the cached papers that match it")
     store.papers.save_day(f"query:{req.query}", None, papers, source="query")
     notices = [] if papers else [f"No papers match {req.query!r}."]
-    return Day(papers, label, None, "query", notices=notices)
+    return Day(papers, f"query: {req.query}", None, "query", notices=notices)
+
+
+def _cached_matches(req: LoadRequest, store: Store, why: str) -> Day:
+    """The cached papers matching `req.query`, ranked; `why` says why not arXiv's."""
+    assert req.query is not None
+    found = [h.paper for h in store.library.search(req.query, limit=req.max_results)]
+    return Day(found, f"query: {req.query}", None, "query", notices=[
+        f"{why}: {len(found)} cached paper(s) match {req.query!r} (the cache was searched, "
+        "not arXiv)."])
 
 
 def _since(req: LoadRequest, store: Store) -> Day:

@@ -9,10 +9,15 @@ from paperterm.sources.feeds import FeedError, ParsedFeed, parse_feed
 RSS_URL = "https://rss.arxiv.org/rss/{cats}"  # PAPERTERM_RSS_URL overrides it ({cats} kept)
 
 
+def feed_url(categories: list[str]) -> str:
+    """The RSS address of today's announcement for `categories`."""
+    base = env("PAPERTERM_RSS_URL") or RSS_URL
+    return base.format(cats="+".join(categories))
+
+
 def fetch_rss(categories: list[str], timeout: float = http.TIMEOUT) -> ParsedFeed:
     """Today's announcement for all categories in one request; raises http.NetworkError."""
-    base = env("PAPERTERM_RSS_URL") or RSS_URL
-    url = base.format(cats="+".join(categories))
+    url = feed_url(categories)
     data = http.get(url, "RSS feed", timeout)
     try:
         return parse_feed(data)

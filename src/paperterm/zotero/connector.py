@@ -4,20 +4,18 @@ chosen collection. `PAPERTERM_ZOTERO_CONNECTOR_URL` overrides the address (tests
 
 from __future__ import annotations
 
+import http.client
 import json
-import urllib.error
-import urllib.request
 import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from paperterm import __version__
+from paperterm import __version__, httpio, limits
 from paperterm.exports.record import record
 from paperterm.models import Paper
 from paperterm.settings.env import env
 
 DEFAULT_URL = "http://127.0.0.1:23119"
-TIMEOUT = 30.0
 
 
 class ZoteroError(Exception):
@@ -61,22 +59,23 @@ class Connector:
                      or DEFAULT_URL).rstrip("/")
 
     def _post(self, endpoint: str, payload: Any) -> tuple[int, Any]:
-        req = urllib.request.Request(
-            f"{self.base}/connector/{endpoint}", data=json.dumps(payload).encode("utf-8"),
-            method="POST", headers={"Content-Type": "application/json",
-                                    "X-Zotero-Connector-API-Version": "3",
-                                    "User-Agent": f"paperterm/{__version__}"})
         try:
-            with urllib.request.urlopen(req, timeout=TIMEOUT) as resp:
-                raw = resp.read()
-                status = resp.status
-        except urllib.error.HTTPError as exc:
-            detail = " ".join(exc.read(300).decode("utf-8", "replace").split())
-            raise ZoteroError(f"Zotero connector {endpoint}: HTTP {exc.code}"
+            answer = httpio.request(
+                f"{self.base}/connector/{endpoint}", what=f"Zotero connector {endpoint}",
+                method="POST", data=json.dumps(payload).encode("utf-8"),
+                headers={"Content-Type": "application/json",
+                         "X-Zotero-Connector-API-Version": "3",
+                         "User-Agent": f"paperterm/{__version__}"})
+            raw, status = answer.body, answer.status
+        except httpio.HttpFailure as exc:
+            detail = " ".join(exc.answer.body[:300].decode("utf-8", "replace").split())
+            raise ZoteroError(f"Zotero connector {endpoint}: HTTP {exc.answer.status}"
                               + (f" ({detail[:200]})" if detail else "")) from None
-        except (urllib.error.URLError, OSError) as exc:
+        except (limits.InputTooSlow, limits.InputTooLarge) as exc:
+            raise ZoteroError(str(exc)) from None
+        except (OSError, http.client.HTTPException) as exc:
             raise ZoteroError(f"Zotero is not running, or its connector is off (nothing "
-                              f"answers at {self.base}): {getattr(exc, 'reason', exc)}") from None
+                              f"answers at {self.base}): {httpio.one_line(exc)}") from None
         try:
             return status, json.loads(raw) if raw.strip() else None
         except ValueError:

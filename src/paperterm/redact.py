@@ -1,9 +1,11 @@
-"""Secrets out of every message: API keys, and credentials or query values in `api_base`.
+"""Secrets out of every message, the one owner: API keys, and the credentials of every URL
+paperterm prints (`api_base`, the webhook, the Zotero addresses, config values).
 
 Keys are read from the environment (variables named like KEY, TOKEN, SECRET, PASSWORD) and
 redacted whatever their length; short ones only where they stand alone, so that a 3-letter
-key does not blank out every word containing those letters. An `api_base` is shown with its
-`user:pass@` part and its query values replaced by `***`.
+key does not blank out every word containing those letters. A URL is shown with its
+`user:pass@` part, its query values and its token-looking path segments (a Slack hook's
+`T.../B.../xxx`, a Discord webhook's token) replaced by `***`.
 """
 
 from __future__ import annotations
@@ -18,6 +20,23 @@ _SECRET = re.compile(r"\b(?:sk|pk|rk|key)-[A-Za-z0-9_\-]{4,}"
                      r"|(?i:api[_-]?key|token|access[_-]?token|password|secret)\s*[=:]\s*[^\s&,;'\"]+")
 _USERINFO = re.compile(r"(?<=://)[^/\s@]+@")
 _LONG = 8  # values this long are replaced anywhere; shorter ones only as a whole token
+_URL = re.compile(r"\b[A-Za-z][A-Za-z0-9+.\-]*://[^\s'\"<>]+")
+_SEGMENT = re.compile(r"[A-Za-z0-9_\-]+")
+
+
+def _token_like(segment: str) -> bool:
+    """A path segment that looks like a secret: long, or mixing letters and digits (Slack's
+    T0123ABCD, B0123ABCD and its 24-letter token; Discord's webhook token)."""
+    if not _SEGMENT.fullmatch(segment):
+        return False
+    if len(segment) >= 20:
+        return True
+    return (len(segment) >= 8 and any(c.isdigit() for c in segment)
+            and any(c.isalpha() for c in segment))
+
+
+def _path_secrets(path: str) -> list[str]:
+    return [seg for seg in path.split("/") if _token_like(seg)]
 
 
 def redact_url(url: str) -> str:
@@ -33,7 +52,23 @@ def redact_url(url: str) -> str:
         netloc = MASK + "@" + netloc.rsplit("@", 1)[1]
     query = "&".join(f"{name}={MASK}" for name, _ in parse_qsl(parts.query,
                                                                 keep_blank_values=True))
-    return urlunsplit((parts.scheme, netloc, parts.path, query, ""))
+    path = "/".join(MASK if _token_like(seg) else seg for seg in parts.path.split("/"))
+    return urlunsplit((parts.scheme, netloc, path, query, ""))
+
+
+def redact_urls(text: str) -> str:
+    """`text` with every URL in it shown as `redact_url` shows it."""
+    return _URL.sub(lambda m: redact_url(m.group(0)), text)
+
+
+def url_host(url: str) -> str:
+    """Where a URL goes, host and port only (no credentials, path or query)."""
+    try:
+        parts = urlsplit(url)
+        host, port = parts.hostname or "", parts.port
+    except ValueError:
+        return redact_url(url)
+    return f"{host}:{port}" if port else host
 
 
 def split_credentials(url: str) -> tuple[str, str | None]:
@@ -55,13 +90,15 @@ def split_credentials(url: str) -> tuple[str, str | None]:
 
 
 def url_secrets(url: str) -> list[str]:
-    """The secret parts of a URL: user, password and query values (raw and decoded)."""
+    """The secret parts of a URL: user, password, query values and token-looking path
+    segments (raw and decoded)."""
     if not url:
         return []
     try:
         parts = urlsplit(url)
         found = [parts.username, parts.password,
-                 *(v for _, v in parse_qsl(parts.query, keep_blank_values=True))]
+                 *(v for _, v in parse_qsl(parts.query, keep_blank_values=True)),
+                 *_path_secrets(parts.path)]
     except ValueError:
         return []
     out: list[str] = []
@@ -78,6 +115,7 @@ def env_secrets() -> list[str]:
 def redact(text: str, extra: list[str] | tuple[str, ...] = ()) -> str:
     """`text` with key-looking strings, URL credentials, environment secrets and `extra`
     secret values replaced by ***."""
+    text = redact_urls(text)
     text = _USERINFO.sub(MASK + "@", text)
     text = _SECRET.sub(MASK, text)
     for value in sorted({*env_secrets(), *extra}, key=len, reverse=True):

@@ -1,0 +1,183 @@
+"""Issue 21 item 7 and issue 22 polish, the network side: every HTTP call has a whole-request
+deadline (a trickling webhook or Zotero connector cannot hold a run), every download and file
+read is capped (a 2 GB feed, `--feed /dev/zero`), credentials never show in a printed URL,
+and `doctor` checks that arXiv answers. Real local servers (tests/support), no mocks."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from support.fakearxiv import Reply, closed_port
+from support.fakedelivery import WebhookServer
+from support.fakellm import FakeLLM
+from support.slowserver import HostileServer
+
+from paperterm import limits
+from paperterm.delivery import DigestMessage
+from paperterm.delivery.mail import DeliveryError
+from paperterm.delivery.webhook import post_webhook
+from paperterm.sources import http, rss
+from paperterm.zotero.connector import Connector, ZoteroError
+
+ROOT = Path(__file__).resolve().parents[2]
+FEED = ROOT / "examples" / "arxiv-2026-02-25.xml"
+SLACK = "/services/T0A1B2C3D/B0E4F5G6H/abcdefghijklmnopqrstuvwx"
+
+
+def _message() -> DigestMessage:
+    return DigestMessage(day="2026-02-25", topic="moe", model="local", total=0, picks=[])
+
+
+# -- trickling servers: a whole-request deadline ------------------------------------------
+
+
+def test_a_trickling_webhook_cannot_hold_a_run_past_the_deadline(monkeypatch):
+    monkeypatch.setenv("PAPERTERM_HTTP_DEADLINE", "1")
+    with HostileServer("trickle", interval=0.1) as server:
+        started = time.monotonic()
+        with pytest.raises(DeliveryError, match="did not arrive within 1 s"):
+            post_webhook(_message(), server.url + "/hook", "json")
+        assert time.monotonic() - started < 3
+        assert server.requests  # it was asked, and answered a byte at a time
+
+
+def test_a_trickling_zotero_connector_cannot_hold_a_run(monkeypatch):
+    monkeypatch.setenv("PAPERTERM_HTTP_DEADLINE", "1")
+    with HostileServer("trickle", interval=0.1) as server:
+        started = time.monotonic()
+        with pytest.raises(ZoteroError, match="did not arrive within 1 s"):
+            Connector(server.url).collections()
+        assert time.monotonic() - started < 3
+
+
+def test_a_connection_that_never_answers_ends_at_the_deadline(monkeypatch):
+    monkeypatch.setenv("PAPERTERM_HTTP_DEADLINE", "0.5")
+    with HostileServer("hang") as server:
+        started = time.monotonic()
+        with pytest.raises(ZoteroError, match=r"within 0\.5 s"):
+            Connector(server.url).collections()
+        assert time.monotonic() - started < 2.5
+
+
+# -- unbounded downloads and reads -------------------------------------------------------------
+
+
+def test_a_feed_server_streaming_gigabytes_is_cut_at_the_cap(monkeypatch):
+    with HostileServer("stream") as server:
+        monkeypatch.setenv("PAPERTERM_RSS_URL", server.url + "/rss/{cats}")
+        with pytest.raises(http.NetworkError, match="larger than 64 MB"):
+            rss.fetch_rss(["cs.LG"], timeout=30)
+        # the client stopped reading: the server could not push much past the cap
+        assert server.sent < limits.MAX_DOWNLOAD + 32 * limits.MB
+
+
+def test_feed_dev_zero_is_refused_with_one_line(cli):
+    started = time.monotonic()
+    r = cli("score", "--feed", "/dev/zero", "--scorer", "local")
+    assert r.returncode == 2, r.stderr
+    assert "larger than 64 MB" in r.stderr and "Traceback" not in r.stderr
+    assert r.stderr.count("\n") == 1 and time.monotonic() - started < 10
+
+
+def test_a_file_read_is_bounded_in_time(tmp_path):
+    import os
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    writer = os.open(fifo, os.O_RDWR)  # a writer that never writes
+    try:
+        started = time.monotonic()
+        with pytest.raises(limits.InputTooSlow, match=r"within 0\.3 s"):
+            limits.read_path(fifo, "the feed", limits.MAX_FEED_FILE, seconds=0.3)
+        assert time.monotonic() - started < 2
+    finally:
+        os.close(writer)
+
+
+def test_library_import_of_a_huge_stream_is_refused(cli, monkeypatch):
+    monkeypatch.setattr(limits, "MAX_IMPORT_FILE", 1000)
+    r = cli("library", "import", "/dev/zero")
+    assert r.returncode == 2 and "larger than 1000 bytes" in r.stderr, r.stderr
+
+
+# -- credentials never printed ---------------------------------------------------------------
+
+
+def test_doctor_never_prints_the_credentials_of_api_base(cli, monkeypatch):
+    with FakeLLM() as llm:
+        base = llm.url.replace("http://", "http://alice:hunter2pass@") + "?key=topsecret99"
+        r = cli("doctor", "--model", "openai/gpt-4o-mini", "--api-base", base, "--no-request",
+                env={"OPENAI_API_KEY": "sk-not-shown-0123456789"})
+    reach = next(ln for ln in r.stdout.splitlines() if ln[8:20].strip() == "reachable")
+    assert "answers" in reach and "***@" in reach
+    for secret in ("alice", "hunter2pass", "topsecret99"):
+        assert secret not in r.stdout + r.stderr
+
+
+def test_a_failing_webhook_never_prints_its_credentials_or_token():
+    url = f"http://bob:pa55word@127.0.0.1:{closed_port()}{SLACK}"
+    with pytest.raises(DeliveryError) as failed:
+        post_webhook(_message(), url, "slack")
+    text = str(failed.value)
+    assert "cannot connect" in text
+    for secret in ("bob", "pa55word", "T0A1B2C3D", "B0E4F5G6H", "abcdefghijklmnopqrstuvwx"):
+        assert secret not in text
+
+
+def test_a_webhook_echoing_its_path_never_prints_the_token():
+    server = WebhookServer()
+
+    def echo(handler):
+        handler.send_response(404)
+        body = f"no such hook: {handler.path}".encode()
+        handler.send_header("Content-Length", str(len(body)))
+        handler.end_headers()
+        handler.wfile.write(body)
+
+    server.server.RequestHandlerClass.do_POST = echo  # type: ignore[attr-defined]
+    try:
+        url = f"http://127.0.0.1:{server.server.server_address[1]}{SLACK}"
+        with pytest.raises(DeliveryError) as failed:
+            post_webhook(_message(), url, "slack")
+    finally:
+        server.close()
+    text = str(failed.value)
+    assert "HTTP 404" in text and "no such hook" in text
+    for secret in ("T0A1B2C3D", "B0E4F5G6H", "abcdefghijklmnopqrstuvwx"):
+        assert secret not in text
+
+
+def test_an_invalid_webhook_url_in_the_config_is_refused_without_its_password(
+        cli, isolated_home):
+    isolated_home.config.parent.mkdir(parents=True, exist_ok=True)
+    isolated_home.config.write_text(
+        '[delivery]\nwebhook_url = "ftp://carol:s3cretpw@hooks.example.org/x"\n',
+        encoding="utf-8")
+    r = cli("config")
+    assert r.returncode == 2 and "webhook_url" in r.stderr, r.stderr
+    assert "s3cretpw" not in r.stderr and "carol" not in r.stderr
+
+
+# -- doctor checks arXiv -------------------------------------------------------------------
+
+
+def test_doctor_says_arxiv_answers(cli, fake_arxiv):
+    fake_arxiv.route("/rss/", Reply(FEED.read_bytes()))
+    r = cli("doctor")
+    found = next(ln for ln in r.stdout.splitlines() if ln[8:20].strip() == "arXiv")
+    assert found.startswith("  ok") and "answers (244 papers" in found
+    assert [q.path for q in fake_arxiv.requests] == ["/rss/cs.LG+cs.AI"]
+
+
+def test_doctor_warns_in_one_line_when_arxiv_is_unreachable(cli, monkeypatch):
+    port = closed_port()
+    monkeypatch.setenv("PAPERTERM_RSS_URL", f"http://127.0.0.1:{port}/rss/{{cats}}")
+    started = time.monotonic()
+    r = cli("doctor")
+    lines = r.stdout.splitlines()
+    i = next(i for i, ln in enumerate(lines) if ln[8:20].strip() == "arXiv")
+    assert lines[i].startswith("  warn") and "unreachable" in lines[i]
+    assert "fix:" in lines[i + 1] and r.returncode == 0
+    assert time.monotonic() - started < 15
