@@ -29,6 +29,8 @@ ENV_VARS = (
     EnvVar("PAPERTERM_ZOTERO_API_URL", "the zotero.org web API address", seam=True),
     EnvVar("PAPERTERM_ZOTERO_CONNECTOR_URL", "the Zotero desktop connector address",
            seam=True),
+    EnvVar("PAPERTERM_LOCAL_RANKING", "`thread`: the reader ranks locally in its own process "
+           "(default `process`: in a process beside it, so keys never wait)"),
     EnvVar("PAPERTERM_LITELLM_PROXY", "the `litellm` script the proxy end-to-end test starts "
            "(tests only)"),
 )
