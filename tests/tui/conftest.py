@@ -37,14 +37,18 @@ HOSTILE_TITLE = "[bold red]x[/] [link=http://e]y \x1b[31mz"
 def keyword_ranking_unless_wanted(monkeypatch: pytest.MonkeyPatch) -> None:
     """No embedding model: the local ranking is the keyword scorer's from the first paint,
     so no test's rows move when a worker's blend arrives (a test of the learned ranking asks
-    for `embedding_model`)."""
+    for `embedding_model`). The ranking runs in the test's process, where the model is
+    replaced (a ranking process would load the real one)."""
     monkeypatch.setattr(semantic, "load_model", lambda: None)
+    monkeypatch.setenv("PAPERTERM_LOCAL_RANKING", "thread")
 
 
 @pytest.fixture
 def embedding_model(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The real embedding model: the reader ranks by the learned blend."""
+    """The real embedding model: the reader ranks by the learned blend, in its ranking
+    process (as it does outside the tests)."""
     monkeypatch.setattr(semantic, "load_model", _REAL_LOAD_MODEL)
+    monkeypatch.delenv("PAPERTERM_LOCAL_RANKING")
 
 
 @pytest.fixture(autouse=True)

@@ -125,9 +125,12 @@ async def test_the_guarded_palette_searches_through_textuals_gather_body():
         palette = app.screen
         assert isinstance(palette, compat.GuardedPalette)
         palette._gather_commands("theme")  # what typing in the palette starts
-        await pilot.pause(0.3)
         from textual.command import CommandList
 
+        for _ in range(500):  # until the search has listed its hits
+            if palette.query_one(CommandList).option_count > 0:
+                break
+            await pilot.pause()
         assert palette.query_one(CommandList).option_count > 0
 
 

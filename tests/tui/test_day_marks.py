@@ -35,12 +35,16 @@ async def test_star_persists_and_marks(make_session, make_app, probe, size):
 async def test_seen_marked_as_the_cursor_passes_and_written_in_batches(
         make_session, make_app, probe, size, until, monkeypatch):
     monkeypatch.setattr(DayScreen, "SEEN_FLUSH_INTERVAL", 0.2)
+    flushes: list[None] = []
+    flush = DayScreen.flush_seen
+    monkeypatch.setattr(DayScreen, "flush_seen", lambda s: (flushes.append(None), flush(s)))
     app = make_app(make_session())
     async with app.run_test(size=size) as pilot:
         p = probe(app)
         first = p.shown[0]
-        await pilot.pause(1.0)  # resting on the first paper at start does not mark it seen
-        assert "•" in p.marks(0)
+        # resting on the first paper at start does not mark it seen, flush after flush
+        await until(pilot, lambda: len(flushes) >= 3)
+        assert "•" in p.marks(0) and first.id not in p.states([first.id])
         await pilot.press("j", "j", "j")  # each paper the cursor leaves is seen at once
         assert ["•" in p.marks(y) for y in range(5)] == [False, False, False, True, True]
         third = p.shown[2]

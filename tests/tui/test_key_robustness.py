@@ -24,28 +24,31 @@ def burst(app, *keys: str) -> None:
         app._driver.send_message(event)
 
 
-async def _quit_then(make_session, make_app, size, *after: str) -> int | None:
+async def _quit_then(make_session, make_app, size, until, *after: str) -> int | None:
     app = make_app(make_session())
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         burst(app, "q", *after)
-        await pilot.pause(0.5)
+        await until(pilot, lambda: app.return_code is not None)
     return app.return_code
 
 
 @pytest.mark.parametrize("after", ["t", "f", "slash", "question_mark", "ctrl+p", "b"])
-async def test_q_then_another_key_still_quits_cleanly(make_session, make_app, size, after):
-    assert await _quit_then(make_session, make_app, size, after, "j") == 0
+async def test_q_then_another_key_still_quits_cleanly(make_session, make_app, size, until,
+                                                      after):
+    assert await _quit_then(make_session, make_app, size, until, after, "j") == 0
 
 
-async def test_palette_then_page_down_at_once(make_session, make_app, probe, size):
+async def test_palette_then_page_down_at_once(make_session, make_app, probe, size, until):
+    from paperterm.tui.palette import SafeCommandPalette
+
     app = make_app(make_session())
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         burst(app, "ctrl+p", "pagedown", "pagedown", "pageup", "end", "home")
-        await pilot.pause(0.3)
+        await until(pilot, lambda: isinstance(app.screen, SafeCommandPalette))
         await pilot.press("pagedown", "escape")
-        await pilot.pause()
+        await until(pilot, lambda: app.screen is probe(app).day)
         assert probe(app).day.is_attached
     assert app.return_code in (None, 0)
 
@@ -62,7 +65,7 @@ async def test_theme_palette_then_page_down_at_once(make_session, make_app, prob
         app.action_change_theme()  # what ctrl+p, "theme", enter runs
         burst(app, "pagedown", "pagedown", "end", "pageup")
         await until(pilot, lambda: isinstance(app.screen, SafeCommandPalette))
-        await pilot.pause(0.2)
+        await pilot.pause()
         await pilot.press("pagedown", "escape")
         await until(pilot, lambda: app.screen is probe(app).day)
     assert app.return_code in (None, 0)
@@ -84,14 +87,15 @@ async def test_a_palette_closing_before_its_search_starts(make_session, make_app
         palette = app.screen
         await palette.query_one(CommandList).remove()  # what closing does first
         palette._gather_commands("sort")
-        await pilot.pause(0.3)
+        await until(pilot, lambda: all(w.is_finished for w in app.workers
+                                       if w.node is palette))  # the search has run
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is probe(app).day)
         assert probe(app).day.is_attached
     assert app.return_code in (None, 0)
 
 
-async def test_a_palette_closed_before_it_opened(make_session, make_app, probe, size):
+async def test_a_palette_closed_before_it_opened(make_session, make_app, probe, size, until):
     """ctrl+p, then a day loaded in the background (or `]`) pops what is on top before the
     palette has mounted: its set-up took the screen under it from a stack that no longer held
     it, an IndexError that ended the app (two mashing runs on CI)."""
@@ -100,11 +104,11 @@ async def test_a_palette_closed_before_it_opened(make_session, make_app, probe, 
         await pilot.pause()
         app.action_command_palette()
         app.pop_screen()  # what the day switch does to any screen above the day
-        await pilot.pause(0.3)
+        await pilot.pause()  # the palette's set-up, queued before the pop, has run
+        await pilot.pause()
         assert app.screen is probe(app).day
         await pilot.press("ctrl+p")  # and the palette still opens afterwards
-        await pilot.pause(0.3)
-        assert type(app.screen).__name__ == "SafeCommandPalette"
+        await until(pilot, lambda: type(app.screen).__name__ == "SafeCommandPalette")
     assert app.return_code in (None, 0)
 
 
@@ -121,7 +125,8 @@ async def test_a_second_close_never_closes_the_day(make_session, make_app, probe
         await pilot.pause()
         app.pop_screen()
         app.pop_screen()
-        await pilot.pause(0.2)
+        await pilot.pause()  # both closes handled
+        await pilot.pause()
         assert app.screen is probe(app).day and len(app.screen_stack) == 1
         await pilot.press("j")
         assert probe(app).table.cursor == 1
@@ -136,7 +141,7 @@ def _bound_keys() -> list[str]:
 @pytest.mark.parametrize("seed", range(10))
 async def test_random_mashing_over_every_bound_key_never_crashes(make_session, make_app,
                                                                  size, seed, monkeypatch,
-                                                                 probe):
+                                                                 probe, until):
     import webbrowser
 
     monkeypatch.setattr(webbrowser, "open", lambda *a, **k: True)  # no real browser
@@ -147,21 +152,22 @@ async def test_random_mashing_over_every_bound_key_never_crashes(make_session, m
         await pilot.pause()
         for _ in range(12):
             burst(app, *rng.choices(keys, k=6))
-            await pilot.pause(rng.choice([0, 0, 0.05]))
+            if rng.random() < 0.3:  # a pause in the typing: what was typed is handled
+                await pilot.pause()
         def on_the_list() -> bool:  # the top day screen (day navigation may stack one more)
             return isinstance(app.screen, DayScreen) and not isinstance(app.focused, Input)
 
         # out of any text box or dialog; a loaded machine may still be handling queued keys,
         # so the state must hold across a pause before the final q
         for _ in range(20):
-            await pilot.pause(0.2)
+            await pilot.pause()
             if on_the_list():
-                await pilot.pause(0.3)
+                await pilot.pause()
                 if on_the_list():
                     break
             await pilot.press("escape")
         burst(app, "q")
-        await pilot.pause(0.5)
+        await until(pilot, lambda: app.return_code is not None)
         where = f"{app.screen_stack!r} focus={app.focused!r}"
     assert app.return_code == 0, where
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from datetime import date
 
+from support.waiting import until_the_clock_moves
+
 from paperterm.models import Paper
 from paperterm.store import Store
 from paperterm.tui.screens.library import LibraryScreen, NoteEditor
@@ -73,7 +75,6 @@ async def test_note_editor_saves_note_and_tags_that_search_then_finds(
 
 async def test_similar_shows_the_score_of_the_current_model_not_an_old_cached_one(
         make_session, make_app, size, until):
-    import time
 
     from paperterm.scoring.prompt import PROMPT_VERSION
     from paperterm.scoring.types import ScoringSettings
@@ -87,7 +88,7 @@ async def test_similar_shows_the_score_of_the_current_model_not_an_old_cached_on
                                  topic_fp=session.topic.fingerprint, model=model,
                                  prompt_version=PROMPT_VERSION, n_papers=1, prompt_tokens=1,
                                  completion_tokens=1, cost=0.0)
-        time.sleep(0.01)
+        until_the_clock_moves()  # the next score is cached later
     store.close()
     app = make_app(session, autoscore=False)
     async with app.run_test(size=size) as pilot:

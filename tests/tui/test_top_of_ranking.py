@@ -20,8 +20,9 @@ async def test_after_llm_scoring_finishes_the_top_paper_is_shown(
     first_id = app.session.day.papers[0].id
     async with app.run_test(size=size) as pilot:
         p = probe(app)
-        await until(pilot, lambda: not p.day.scoring and len(fake_scoring.runs) == 1)
-        await pilot.pause(0.2)
+        await until(pilot, lambda: not p.day.scoring and len(fake_scoring.runs) == 1
+                    and all(e.relevance is not None for e in p.shown))  # every score shown
+        await pilot.pause()
         top = max(e.relevance for e in p.shown)
         assert p.table.cursor == 0 and int(p.table.scroll_y) == 0
         assert p.current.relevance == top
@@ -37,8 +38,9 @@ async def test_once_the_user_moves_the_cursor_stays_on_the_paper(
         p = probe(app)
         await pilot.press("j", "j")
         reading = p.current
-        await until(pilot, lambda: not p.day.scoring and len(fake_scoring.runs) == 1)
-        await pilot.pause(0.2)
+        await until(pilot, lambda: not p.day.scoring and len(fake_scoring.runs) == 1
+                    and all(e.relevance is not None for e in p.shown))  # every score shown
+        await pilot.pause()
         assert p.current is reading
 
 

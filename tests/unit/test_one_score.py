@@ -5,8 +5,9 @@ file, `digest --send`, `score --json` and the reader rank papers the same way.""
 from __future__ import annotations
 
 import json
-import time
 from datetime import date
+
+from support.waiting import until_the_clock_moves
 
 from paperterm.config import Config
 from paperterm.delivery import top_picks
@@ -43,7 +44,7 @@ def filled_store(path) -> Store:  # type: ignore[no-untyped-def]
     store = Store.open(path)
     store.papers.save_day(FEED_KEY, date(2026, 3, 2), PAPERS, source="rss")
     cache_score(store, "2603.00002", "new/model", 9)
-    time.sleep(0.01)  # later: the newest cached score is the other model's
+    until_the_clock_moves()  # the next score is cached later
     cache_score(store, "2603.00002", "old/model", 5)
     return store
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import socket
 import struct
-import time
+import threading
 import urllib.error
 import urllib.request
 from http.server import BaseHTTPRequestHandler
 
 import pytest
 from support.localserver import LocalServer
+from support.waiting import wait_for
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -25,10 +26,14 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
 
+def _request_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if "process_request" in t.name]
+
+
 def reset_connection(port: int) -> None:
     """Connect, wait for the server to read, then close with RST (as a dropped keep-alive)."""
     with socket.create_connection(("127.0.0.1", port)) as sock:
-        time.sleep(0.1)
+        wait_for(_request_threads, what="a request thread reading")
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
 
 
@@ -45,7 +50,7 @@ def test_a_client_resetting_its_connection_prints_nothing(server, capsys):
     port = server.server_address[1]
     for _ in range(3):
         reset_connection(port)
-    time.sleep(0.3)  # the request threads see the reset
+    wait_for(lambda: not _request_threads(), what="the request threads seeing the reset")
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/") as reply:  # still serving
         assert reply.status == 204
     assert capsys.readouterr().err == ""
@@ -55,6 +60,12 @@ def test_a_fake_that_fails_still_says_so(server, capsys):
     port = server.server_address[1]
     with pytest.raises((urllib.error.URLError, ConnectionError)):
         urllib.request.urlopen(f"http://127.0.0.1:{port}/boom")
-    time.sleep(0.2)
-    err = capsys.readouterr().err
+    err = ""
+
+    def printed() -> bool:
+        nonlocal err
+        err += capsys.readouterr().err
+        return "ValueError: a bug in a fake" in err and not _request_threads()
+
+    wait_for(printed, what="the fake's traceback")
     assert "ValueError: a bug in a fake" in err

@@ -31,6 +31,8 @@ ENV_VARS = (
            seam=True),
     EnvVar("PAPERTERM_HTTP_DEADLINE", "seconds one HTTP request (webhook, Zotero, "
            "enrichment) may take in all; default 30", seam=True),
+    EnvVar("PAPERTERM_LOCAL_RANKING", "`thread`: the reader ranks locally in its own process "
+           "(default `process`: in a process beside it, so keys never wait)"),
     EnvVar("PAPERTERM_LITELLM_PROXY", "the `litellm` script the proxy end-to-end test starts "
            "(tests only)"),
 )

@@ -30,6 +30,8 @@ from textual.widgets import Input
 
 from paperterm.models import Topic
 from paperterm.reader_state import remember_theme, remembered_theme
+from paperterm.scoring.local.process import RankingProcess
+from paperterm.scoring.local.process import wanted as ranking_wanted
 from paperterm.session import Session
 from paperterm.theming import DEFAULT_THEME
 from paperterm.tui.commands import PapertermCommands
@@ -73,6 +75,9 @@ class PapertermApp(App[int]):
         self._retry_timer: Timer | None = None
         self.quitting = False  # set by `q`: every later key and click is ignored
         self.hints_given: set[str] = set()  # once per run, whatever day screens follow
+        # local rankings run beside the reader, so keys never wait for them (started with
+        # the first ranking, in its worker)
+        self.ranking: RankingProcess | None = RankingProcess() if ranking_wanted() else None
         self.loader = DayLoader(self, self, autoscore=autoscore)  # days loaded meanwhile
         self.keymap, key_problems = check_keymap(dict(session.config.keys))
         keys, problems = effective_keys(self.keymap)
@@ -270,6 +275,7 @@ class PapertermApp(App[int]):
         from paperterm.services.marks import MarksService
         from paperterm.store import Store
 
+        self._stop_ranking()
         # the screens are unmounted first: they have written what they had to
         if self.writes.pending and self.store.available:  # one last try, with a longer wait
             self.writes.busy_wait = 2.0
@@ -304,7 +310,13 @@ class PapertermApp(App[int]):
 
     async def action_quit(self) -> None:
         self.quitting = True
+        self._stop_ranking()
         self.exit(0)
+
+    def _stop_ranking(self) -> None:
+        """Stop the ranking process: a ranking under way ends at once (with nothing)."""
+        if self.ranking is not None:
+            self.ranking.close()
 
     async def on_event(self, event: events.Event) -> None:
         # keys typed after `q` are queued already: they must not open screens or run actions

@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from textual.app import App
 
     from paperterm.models import Topic
+    from paperterm.scoring.local.process import RankingProcess
     from paperterm.services.marks import MarksService
     from paperterm.session import Session
     from paperterm.store import Store
@@ -25,6 +26,7 @@ class Reader(Protocol):
     marks: MarksService  # every mark goes through it (the current topic's; undo)
     quitting: bool  # set by `q`: nothing new starts
     hints_given: set[str]  # once per run, whatever day screens follow
+    ranking: RankingProcess | None  # where local rankings run (None: in this process)
 
     def say(self, message: str, severity: str = "information",
             timeout: float | None = None) -> None:

@@ -84,12 +84,14 @@ class ScoringFailed(ScoringMessage):
 
 class LocalScores(WorkerMessage):
     """Local scores for `topic` (None: none could be made). `provisional`: laid under the
-    papers the model did not score, else the day's ranking."""
+    papers the model did not score, else the day's ranking. `notice`: what to tell the user
+    ("" nothing; the ranking process failed and the ranking ran in the reader instead)."""
 
     def __init__(self, worker: Job, topic: Topic, scores: list[Score] | None, *,
-                 provisional: bool = False) -> None:
+                 provisional: bool = False, notice: str = "") -> None:
         super().__init__(worker)
         self.topic, self.scores, self.provisional = topic, scores, provisional
+        self.notice = notice
 
 
 class EnrichmentDone(WorkerMessage):

@@ -9,10 +9,12 @@ engine and litellm imported. Each opens its own store (one per thread).
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paperterm.models import Paper, Topic
-from paperterm.scoring.types import ScoringSettings
+from paperterm.scoring.types import Score, ScoringSettings
 from paperterm.tui.messages import (
     LocalScores,
     ScoresArrived,
@@ -24,6 +26,7 @@ from paperterm.tui.messages import (
 from paperterm.tui.workers import Job, Target, current_job, post
 
 if TYPE_CHECKING:
+    from paperterm.scoring.local.process import RankingProcess
     from paperterm.services.scoring import ScoringEvent
     from paperterm.store import StoreFactory
 
@@ -75,35 +78,60 @@ def _as_message(worker: Job, event: ScoringEvent) -> ScoringMessage:
 # -- local rankings ---------------------------------------------------------------------
 
 
-def rank_in_thread(target: Target, papers: list[Paper], topic: Topic,
-                   open_store: StoreFactory, label: str, keywords_first: bool) -> None:
+@dataclass(frozen=True)
+class LocalRanking:
+    """Where a local ranking runs: `process` (the reader's ranking process, over the database
+    at `db_path`), else, or when that process fails, in the worker thread over a store from
+    `open_store`."""
+
+    process: RankingProcess | None
+    db_path: Path
+    open_store: StoreFactory
+
+    def rank(self, papers: list[Paper], topic: Topic, label: str,
+             keywords_only: bool) -> tuple[list[Score] | None, str]:
+        """The scores, and a notice when the ranking process failed (ranked here instead)."""
+        from paperterm.scoring.local.process import RankingProcessFailed
+
+        notice = ""
+        if self.process is not None and self.process.usable:
+            try:
+                return self.process.rank(self.db_path, papers, topic, day=label,
+                                         keywords_only=keywords_only), ""
+            except RankingProcessFailed as exc:
+                if self.process.closed:  # the reader is closing: nothing more to rank
+                    return None, ""
+                notice = (f"Local ranking: {exc}; ranking in the reader instead (keys may "
+                          "lag meanwhile).")
+        return self._in_thread(papers, topic, label, keywords_only), notice
+
+    def _in_thread(self, papers: list[Paper], topic: Topic, label: str,
+                   keywords_only: bool) -> list[Score] | None:
+        from paperterm.scoring.local import rank_locally
+        from paperterm.store import open_or_unavailable
+
+        store = open_or_unavailable(self.open_store)  # none: no cache, the scores still come
+        try:
+            return rank_locally(store, papers, topic, day=label, keywords_only=keywords_only)
+        finally:
+            store.close()
+
+
+def rank_in_thread(target: Target, papers: list[Paper], topic: Topic, where: LocalRanking,
+                   label: str, keywords_first: bool) -> None:
     """The learned local ranking (keyword scores first, with `keywords_first`), posted to
     `target` as `LocalScores` of this worker."""
-    from paperterm.scoring.local import rank_locally
-    from paperterm.store import open_or_unavailable
-
     job = current_job()
-    store = open_or_unavailable(open_store)  # none: no cache this time, the scores still come
-    try:
-        if keywords_first:
-            keywords = rank_locally(store, papers, topic, day=label, keywords_only=True)
-            post(target, LocalScores(job, topic, keywords))
-        scores = rank_locally(store, papers, topic, day=label)
-    finally:
-        store.close()
-    post(target, LocalScores(job, topic, scores))
+    if keywords_first:
+        keywords, notice = where.rank(papers, topic, label, keywords_only=True)
+        post(target, LocalScores(job, topic, keywords, notice=notice))
+    scores, notice = where.rank(papers, topic, label, keywords_only=False)
+    post(target, LocalScores(job, topic, scores, notice=notice))
 
 
 def provisional_in_thread(target: Target, papers: list[Paper], topic: Topic,
-                          open_store: StoreFactory, label: str) -> None:
+                          where: LocalRanking, label: str) -> None:
     """Keyword scores to lay under the papers the model did not score."""
-    from paperterm.scoring.local import rank_locally
-    from paperterm.store import open_or_unavailable
+    scores, notice = where.rank(papers, topic, label, keywords_only=True)
+    post(target, LocalScores(current_job(), topic, scores, provisional=True, notice=notice))
 
-    job = current_job()
-    store = open_or_unavailable(open_store)  # none: no cache this time, the scores still come
-    try:
-        scores = rank_locally(store, papers, topic, day=label, keywords_only=True)
-    finally:
-        store.close()
-    post(target, LocalScores(job, topic, scores, provisional=True))

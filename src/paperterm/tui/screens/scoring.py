@@ -32,7 +32,12 @@ from paperterm.tui.messages import (
     ScoringFinished,
     ScoringProgress,
 )
-from paperterm.tui.scoring_worker import provisional_in_thread, rank_in_thread, score_in_thread
+from paperterm.tui.scoring_worker import (
+    LocalRanking,
+    provisional_in_thread,
+    rank_in_thread,
+    score_in_thread,
+)
 from paperterm.tui.screens.day_view import DayController
 
 if TYPE_CHECKING:
@@ -112,11 +117,18 @@ class ScoringController(DayController):
             return
         papers = [e.paper for e in self.model.entries]
         self._rank_worker = self.view.run_worker(
-            partial(rank_in_thread, self.view, papers, self.view.topic, self.session.open_store,
+            partial(rank_in_thread, self.view, papers, self.view.topic, self._where(),
                     self.session.day.label, keywords_first),
             name="ranking", group="ranking", thread=True, exit_on_error=False)
 
+    def _where(self) -> LocalRanking:
+        """The reader's ranking process (over this session's database), else this process."""
+        return LocalRanking(self.view.reader.ranking, self.session.db_path,
+                            self.session.open_store)
+
     def on_local_scores(self, message: LocalScores) -> None:
+        if message.notice:
+            self.view.reader.say(message.notice, "warning")
         if message.provisional:
             if message.worker is self._provisional_worker:
                 self._provisional(message.topic, message.scores)
@@ -156,7 +168,7 @@ class ScoringController(DayController):
             self._provisional(topic, scores)
             return
         self._provisional_worker = self.view.run_worker(
-            partial(provisional_in_thread, self.view, papers, topic, self.session.open_store,
+            partial(provisional_in_thread, self.view, papers, topic, self._where(),
                     self.session.day.label),
             name="ranking", group="ranking", thread=True, exit_on_error=False)
 
