@@ -175,7 +175,8 @@ class Config:
         factory=lambda: ["new", "cross"], parse=_announce_types,
         before="Which announcements to show: new, cross, replace, replace-cross.")
     topic: str = setting(
-        "moe", commands=LOADING | {"star", "unstar", "learn"}, group="loading", metavar="NAME",
+        "moe", commands=LOADING | {"star", "unstar", "learn", "starred"}, group="loading",
+        metavar="NAME",
         complete="topics",
         help="a defined topic, or free text used as keywords",
         before="Topic used when --topic is not given (built-in: moe, agents, interpretability).")
