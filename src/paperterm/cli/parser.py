@@ -234,6 +234,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     dg = sub.add_parser("digest", help="write the day's digest")
     dg.add_argument("--format", choices=["md", "json"], default="md")
     dg.add_argument("--min-relevance", type=_relevance, metavar="N")
+    dg.add_argument("--all", dest="all_papers", action="store_true",
+                    help="every paper with its whole abstract (default: the top papers, "
+                         "config digest_max, abstracts trimmed)")
     _file(dg.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout"))
     dg.add_argument("--send", action="store_true",
                     help="mail the digest and post it to the webhook set under [delivery]")
