@@ -164,6 +164,8 @@ def test_library_export_import_round_trip_to_a_fresh_cache(cli, library, tmp_pat
     monkeypatch.setenv("PAPERTERM_HOME", str(tmp_path / "other-machine"))
     proc = cli("library", "import", str(out))
     assert proc.returncode == 0, proc.stderr
+    assert "2 papers read: 2 added or updated, 0 unchanged (2 new to the cache, 1 stars, " \
+        "1 notes, 1 tags added)" in proc.stderr
     starred = cli("export", "--starred", "-o", "-")
     assert "{2603.00001}" in starred.stdout
     store = Store.open(tmp_path / "other-machine" / "paperterm.sqlite3")
@@ -175,6 +177,7 @@ def test_library_export_import_round_trip_to_a_fresh_cache(cli, library, tmp_pat
     assert "2026-03-03" in cli("search", "baseline").stdout
     again = cli("library", "import", str(out))  # importing twice changes nothing
     assert again.returncode == 0
+    assert again.stderr.strip().endswith("2 papers read: 0 added or updated, 2 unchanged")
     assert cli("note", "2603.00101").stdout.count("quantization baseline") == 1
 
 
