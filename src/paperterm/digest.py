@@ -84,6 +84,19 @@ def top_papers(papers: Sequence[Paper], scores: Mapping[str, Score], n: int,
     return shown[:n]
 
 
+TRIMMED = 400  # the characters of an abstract a digest's top shows
+
+
+def trim(text: str, limit: int = TRIMMED) -> str:
+    """`text` cut at a word boundary before `limit` characters, with "…" when cut."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[:limit - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > limit // 2 else cut).rstrip(" ,;:") + "…"
+
+
 def _counts(papers: Sequence[Paper], scores: Mapping[str, Score]) -> dict[str, int]:
     return {"total": len(papers), **status_counts(scores.get(p.id) for p in papers)}
 
@@ -113,10 +126,13 @@ def render_digest(
     min_relevance: int | None = None,
     summaries: DigestSummaries | None = None,
     instead: str = "",
+    top: int | None = None,
 ) -> str:
     """The digest text. `min_relevance` hides scored papers below it; unscored papers are
     always listed (at the end, with the reason). `summaries` adds those of the top papers.
-    `instead`: the day asked for could not be loaded, and what this digest shows instead."""
+    `instead`: the day asked for could not be loaded, and what this digest shows instead.
+    `top`: Markdown lists only the best `top` scored papers, abstracts trimmed (None: every
+    paper, whole abstracts); JSON always has every paper."""
     ordered = _order(papers, scores)
     shown = [
         p
@@ -159,6 +175,10 @@ def render_digest(
     )
     if summary.stopped:
         out.append(f"- **Stopped early:** {md_escape(summary.stopped)}")
+    if top is not None and len(shown) > top:
+        out.append(f"- **Shown:** the top {top} of {len(shown)} scored papers "
+                   "(`--all` lists every one, config `digest_max` sets how many)")
+        shown = shown[:top]
     if min_relevance is not None:
         out.append(
             f"- **Filter:** relevance ≥ {min_relevance} ({hidden} scored papers hidden; "
@@ -203,7 +223,8 @@ def render_digest(
         elif summaries is not None and p.id in summaries.errors:
             out.append(f"*No summary: {md_escape(summaries.errors[p.id])}*")
             out.append("")
-        out.append(md_escape(tex(p.abstract)))
+        abstract = tex(p.abstract)
+        out.append(md_escape(abstract if top is None else trim(abstract)))
         out.append("")
     if not shown:
         out += ["*No scored papers to show.*", ""]

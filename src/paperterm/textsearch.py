@@ -47,6 +47,19 @@ class Term:
         return " " + " ".join(self.words) + ("" if self.prefix else " ")
 
 
+# English function words: a match on one alone is not worth pointing at
+STOP_WORDS = frozenset(_WORD.findall(
+    "a about above after all also an and any are as at be been but by can could did do does "
+    "for from had has have how i if in into is it its may might no nor not of on or our over "
+    "so such than that the their them then there these they this those through to under up "
+    "us via was we were what when where which while who why will with would you"))
+
+
+def only_stop_words(text: str) -> bool:
+    """Whether every word of `text` is a stop word (so is an empty text)."""
+    return all(w in STOP_WORDS for w in _WORD.findall(fold(text)))
+
+
 def parse_query(text: str) -> list[Term]:
     """Words and "quoted phrases" (an unclosed quote runs to the end), each folded."""
     out: list[Term] = []

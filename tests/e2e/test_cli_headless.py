@@ -106,7 +106,7 @@ def test_authentication_failure_stops_at_once_with_exit_code_3(run, env):
 def test_digest_markdown_and_json(run, env, tmp_path):
     with FakeLLM() as llm:
         out = tmp_path / "digest.md"
-        md = run(env, "digest", "--min-relevance", "8", "-o", str(out), *llm_args(llm))
+        md = run(env, "digest", "--all", "--min-relevance", "8", "-o", str(out), *llm_args(llm))
         js = run(env, "digest", "--format", "json", *llm_args(llm))
     assert md.returncode == 0, md.stderr
     text = out.read_text(encoding="utf-8")

@@ -95,8 +95,8 @@ def test_star_teaches_the_topic_given_or_the_configs(run_cli, cached, isolated_h
     assert examples(isolated_home.db, "agents") == {a: "starred"}
     assert examples(isolated_home.db, "interpretability") == {b: "starred"}
     assert examples(isolated_home.db, "moe") == {}
-    assert run_cli("unstar", a).returncode == 0
-    assert examples(isolated_home.db, "agents") == {}
+    assert run_cli("unstar", a).returncode == 0  # a star marks seen, as in the reader:
+    assert examples(isolated_home.db, "agents") == {a: "skipped"}  # now read, not kept
     bad = run_cli("star", "--topic", "!!", a)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "not defined" in bad.stderr
 

@@ -1,8 +1,22 @@
-"""`score --json` rows carry `rank`, the reader's default order (issue 12, item 2)."""
+"""`score --json` rows carry `rank`, the reader's default order (issue 12, item 2), and come
+in that order (issue 22); `score` without --json prints the ranked list."""
 
 from __future__ import annotations
 
 import json
+import re
+
+from paperterm.sources.loader import SAMPLE_NAME
+
+
+def _announced() -> list[str]:
+    """The sample day's ids in announcement order."""
+    from pathlib import Path
+
+    import paperterm
+
+    xml = (Path(paperterm.__file__).parent / "data" / SAMPLE_NAME).read_text(encoding="utf-8")
+    return re.findall(r"<link>https://arxiv.org/abs/([\d.]+)</link>", xml)
 
 
 def test_score_json_rows_carry_the_readers_rank(cli):
@@ -10,19 +24,35 @@ def test_score_json_rows_carry_the_readers_rank(cli):
     assert result.returncode == 0, result.stderr
     rows = [json.loads(line) for line in result.stdout.splitlines()]
     assert len(rows) == 244
-    assert sorted(r["rank"] for r in rows) == list(range(1, 245))  # a permutation
-    by_rank = sorted(rows, key=lambda r: r["rank"])
+    assert [r["rank"] for r in rows] == list(range(1, 245))  # in rank order, top first
+    by_rank = rows
     rels = [r["relevance"] for r in by_rank]
     assert rels == sorted(rels, reverse=True)
     assert by_rank[0]["relevance"] >= 8 and "matched:" in by_rank[0]["reason"]
     assert list(rows[0])[:5] == ["id", "version", "title", "rank", "relevance"]
     assert {r["score_from"] for r in rows} == {"local"}  # where each score comes from
     # announcement order is not the tie-break: inside some value, evidence reorders papers
-    position = {r["id"]: i for i, r in enumerate(rows)}
+    position = {pid: i for i, pid in enumerate(_announced())}
     reordered = [v for v in set(rels) if v > 1 and [position[r["id"]] for r in by_rank
                                                     if r["relevance"] == v] != sorted(
         position[r["id"]] for r in by_rank if r["relevance"] == v)]
     assert reordered
+
+
+def test_score_prints_the_ranked_list_fitted_to_the_terminal(cli):
+    rows = [json.loads(line) for line in cli("score", "--json", "--sample").stdout.splitlines()]
+    result = cli("score", "--sample", "--limit", "5", env={"COLUMNS": "60"})
+    assert result.returncode == 0, result.stderr
+    table = result.stdout.split("\n\n")[0].splitlines()
+    assert table[0].split() == ["#", "rel", "id", "title"]
+    assert [line.split()[2] for line in table[1:]] == [r["id"] for r in rows[:5]]
+    assert [int(line.split()[0]) for line in table[1:]] == [1, 2, 3, 4, 5]
+    assert all(len(line) <= 60 for line in table)
+    assert any(line.endswith("…") for line in table)  # a long title cut, and said so
+    assert "papers: total 244" in result.stdout  # the summary follows the list
+    limited = cli("score", "--json", "--sample", "--limit", "3")
+    assert [json.loads(line)["id"] for line in limited.stdout.splitlines()] == [
+        r["id"] for r in rows[:3]]
 
 
 def _rows(cli) -> dict[str, dict]:

@@ -41,7 +41,7 @@ def run(opts: Options) -> int:
         summaries = add_summaries(s, opts, by_id, summary) if opts.summaries else None
         text = render_digest(s.day.label, s.topic, summary.model, summary, s.day.papers,
                              by_id, _format(opts), opts.min_relevance, summaries,
-                             instead=s.day.instead)
+                             instead=s.day.instead, top=_top(opts, s))
         if target is not None:
             write_text(target, text)
             print(f"digest written to {opts.output}", file=sys.stderr)
@@ -55,6 +55,14 @@ def run(opts: Options) -> int:
     finally:
         s.close()
     return honoured(s, exit_code(summary, scores))
+
+
+def _top(opts: Options, s: Session) -> int | None:
+    """How many papers the Markdown digest lists: config `digest_max` (at least the papers
+    given summaries); None with --all: every paper, whole abstracts."""
+    if opts.all_papers:
+        return None
+    return max(s.config.digest_max, opts.summaries or 0)
 
 
 def _format(opts: Options) -> Format:

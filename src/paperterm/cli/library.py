@@ -37,8 +37,10 @@ def run(opts: Options) -> int:
         _write(opts.file, text)
         print(f"{opts.file}: {len(records)} papers exported", file=sys.stderr)
     else:
-        print(f"{opts.file}: {counts.papers} papers imported ({counts.added_papers} new to the "
-              f"cache, {counts.starred} starred, {counts.notes} notes, {counts.tags} tags)",
+        print(f"{opts.file}: {counts.papers} papers read: {counts.changed} added or "
+              f"updated, {counts.unchanged} unchanged" + (
+                  f" ({counts.added_papers} new to the cache, {counts.starred} stars, "
+                  f"{counts.notes} notes, {counts.tags} tags added)" if counts.changed else ""),
               file=sys.stderr)
     return EXIT_OK
 

@@ -48,6 +48,7 @@ class Options:
     day: datetime.date | None = None
     tag: str | None = None
     whole_day: bool = False  # export --all: every paper of the day
+    all_papers: bool = False  # digest --all: every paper, whole abstracts
     notes: bool = False
     terms: list[str] = field(default_factory=list)
     limit: int = 20

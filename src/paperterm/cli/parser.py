@@ -100,8 +100,8 @@ class Flag:
         return self.flag[2:].replace("-", "_")
 
 
-CONFIGURED = LOADING | MODEL | {"learn", "star", "unstar", "themes", "topics", "config",
-                                 "completions"}
+CONFIGURED = LOADING | MODEL | {"learn", "star", "unstar", "starred", "themes", "topics",
+                                 "config", "completions"}
 FLAGS = (
     Flag("--config", CONFIGURED, "config file (env PAPERTERM_CONFIG)", str, "FILE", "file"),
     Flag("--feed", LOADING, "load a saved arXiv RSS or Atom file", Path, "PATH", "file",
@@ -110,9 +110,9 @@ FLAGS = (
          "API)", _iso_date, "YYYY-MM-DD", source=True),
     Flag("--query", LOADING, "an arXiv search", str, "TEXT", source=True),
     Flag("--sample", LOADING, "open the bundled sample day", source=True),
-    Flag("--since", LOADING | {"search"}, "every day from this date on, with a day column; the "
-         "5 most recent missing days are fetched (also: today, yesterday, week)", _since,
-         "YYYY-MM-DD", source=True),
+    Flag("--since", LOADING | {"search", "starred"}, "every day from this date on, with a day "
+         "column; the 5 most recent missing days are fetched (also: today, yesterday, week)",
+         _since, "YYYY-MM-DD", source=True),
     Flag("--offline", LOADING, "never touch the network (cache, else the sample day)"),
     Flag("--refresh", LOADING, "fetch today's announcement again, even if fetched today"),
 )
@@ -228,10 +228,15 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     sc.add_argument("--rescore", action="store_true",
                     help="ask the model again for every paper, ignoring cached scores "
                          "(costs tokens; --budget still applies)")
+    sc.add_argument("--limit", type=_positive_int, default=0, metavar="N",
+                    help="only the top N papers (default: all)")
 
     dg = sub.add_parser("digest", help="write the day's digest")
     dg.add_argument("--format", choices=["md", "json"], default="md")
     dg.add_argument("--min-relevance", type=_relevance, metavar="N")
+    dg.add_argument("--all", dest="all_papers", action="store_true",
+                    help="every paper with its whole abstract (default: the top papers, "
+                         "config digest_max, abstracts trimmed)")
     _file(dg.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout"))
     dg.add_argument("--send", action="store_true",
                     help="mail the digest and post it to the webhook set under [delivery]")
@@ -284,6 +289,10 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
                     help="at most N results (default 20)")
     se.add_argument("--starred", action="store_true", help="only starred papers")
     se.add_argument("--tag", metavar="TAG", help="only papers with this tag")
+
+    sr = sub.add_parser("starred", help="the reading list: starred papers of every day, "
+                        "newest first (--topic T: the stars given under T)")
+    sr.add_argument("--json", action="store_true", help="a JSON array of papers")
 
     nt = sub.add_parser("note", help="show or set a paper's note and tags")
     nt.add_argument("ids", nargs=1, metavar="ID")

@@ -1,4 +1,5 @@
-"""`paperterm score`: score the loaded day; a summary, or one JSON object per paper."""
+"""`paperterm score`: score the loaded day; the ranked list (top first) and a summary, or one
+JSON object per paper in rank order."""
 
 from __future__ import annotations
 
@@ -18,12 +19,17 @@ def run(opts: Options) -> int:
         scores, summary = score_day(s, progress=True, fresh=opts.rescore)
     finally:
         s.close()
-    by_id = {p.id: p for p in s.day.papers}
-    if opts.json:
-        from paperterm.services.scores import default_ranks, provenance
+    from paperterm.services.scores import default_ranks
 
-        ranks = default_ranks(s.day.papers, scores)
-        for sc in scores:
+    by_id = {p.id: p for p in s.day.papers}
+    ranks = default_ranks(s.day.papers, scores)
+    in_order = sorted(scores, key=lambda sc: ranks.get(sc.paper_id, len(ranks) + 1))
+    if opts.limit:
+        in_order = in_order[:opts.limit]
+    if opts.json:
+        from paperterm.services.scores import provenance
+
+        for sc in in_order:
             row = {"id": sc.paper_id, "version": sc.version, "title": by_id[sc.paper_id].title,
                    "rank": ranks.get(sc.paper_id), "relevance": sc.relevance,
                    "novelty": sc.novelty, "reason": sc.reason, "status": sc.status,
@@ -33,5 +39,10 @@ def run(opts: Options) -> int:
             print(json.dumps(clean_json(row), ensure_ascii=False))
         print(format_summary(summary, scores), file=sys.stderr)
     else:
+        from paperterm.cli.score_table import ranked_table
+
+        sys.stdout.write(ranked_table([by_id[sc.paper_id] for sc in in_order],
+                                      {sc.paper_id: sc for sc in scores}, ranks))
+        print()
         print(format_summary(summary, scores))
     return honoured(s, exit_code(summary, scores))

@@ -14,13 +14,15 @@ from paperterm.store.fts import HIT_CLOSE, HIT_OPEN, match_expression
 
 
 def hit_record(hit: SearchHit, starred: bool, shown: ShownScore | None = None,
-               ) -> dict[str, object]:
+               position: int | None = None) -> dict[str, object]:
+    """One result as JSON: `rank` its position (1 = best match, as `score --json`'s `rank` is
+    a position), `match` the BM25 strength of the match (higher: better)."""
     p = hit.paper
     return {
         "id": p.id, "version": p.version, "title": p.title, "authors": list(p.authors),
         "day": hit.day, "primary_category": p.primary_category, "relevance": hit.relevance,
         "score_from": shown.provenance if shown is not None else None,
-        "starred": starred, "rank": round(-hit.rank, 4),
+        "starred": starred, "rank": position, "match": round(-hit.rank, 4),
         "snippet": hit.snippet.replace(HIT_OPEN, "**").replace(HIT_CLOSE, "**"),
         "url": p.abs_url,
     }
@@ -51,7 +53,8 @@ def run(opts: Options) -> int:
     finally:
         store.close()
     if opts.json:
-        json.dump([hit_record(h, h.paper.id in starred, shown.get(h.paper.id)) for h in hits],
+        json.dump([hit_record(h, h.paper.id in starred, shown.get(h.paper.id), i)
+                   for i, h in enumerate(hits, 1)],
                   sys.stdout,
                   ensure_ascii=False, indent=1)
         sys.stdout.write("\n")

@@ -1,6 +1,6 @@
 """`paperterm star [--topic T] ID...` / `paperterm unstar ID...`: the reading list, for any
 cached paper; a star teaches the ranking of the topic it was given under (default: the
-config's)."""
+config's) and marks the paper seen, as the reader does."""
 
 from __future__ import annotations
 
@@ -18,8 +18,9 @@ def run(opts: Options) -> int:
         papers = cached_by_ids(marks.store.library, opts.ids)
         starred = opts.command == "star"
         ids = [p.id for p in papers]
-        if starred:
+        if starred:  # as in the reader: a paper starred is a paper seen
             marks.star(ids)
+            marks.mark_seen(ids)
         else:
             marks.unstar(ids)
     finally:

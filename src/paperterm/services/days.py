@@ -94,3 +94,29 @@ def fetch_in_background(req: LoadRequest, open_store: StoreFactory, on_event: On
                               name="paperterm-day", daemon=True)
     thread.start()
     return thread
+
+
+def day_of_paper(req: LoadRequest, store: Store, paper_id: str, day: str) -> Day:
+    """The announcement day a cached paper belongs to (`day`: its day as the library has
+    it, YYYY-MM-DD), from the cache alone: that day of `req`'s feed when the paper is in
+    it, else every paper cached as announced that day (the paper always among them)."""
+    from dataclasses import replace
+    from datetime import date
+
+    from paperterm.sources import loader
+    from paperterm.store import Selection
+
+    try:
+        when: date | None = date.fromisoformat(day)
+    except (TypeError, ValueError):
+        when = None
+    if when is not None and store.papers.day_papers(req.feed_key, when):
+        own = replace(req, date=when, feed=None, query=None, since=None, sample=False,
+                      refresh=False)
+        loaded = loader.load_day(own, store)
+        if any(p.id == paper_id for p in loaded.papers):
+            return loaded
+    papers = [p for p, _ in store.library.library_papers(Selection(day=when))] if when else []
+    if all(p.id != paper_id for p in papers):
+        papers = [*store.library.cached_papers([paper_id]).values(), *papers]
+    return Day(papers, when.isoformat() if when else paper_id, when, "cache")

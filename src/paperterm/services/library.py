@@ -5,6 +5,7 @@ show it: search, starred and similar papers, each with the paper's one shown sco
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import date
 from typing import TYPE_CHECKING
 
 from paperterm.models import Topic
@@ -41,11 +42,18 @@ def similar(store: Store, paper_id: str, topic: Topic, settings: ScoringSettings
     return with_scores(store, similar_papers(store, paper_id, limit=limit), topic, settings)
 
 
-def starred(store: Store, topic: Topic, settings: ScoringSettings,
+def starred(store: Store, topic: Topic, settings: ScoringSettings, *,
+            since: date | None = None, given_under: str | None = None,
             ) -> tuple[list[SearchHit], dict[str, ShownScore]]:
-    """The reading list (starred papers of every day, newest day first), with scores."""
+    """The reading list (starred papers of every day, newest day first), with scores;
+    `since`: announced on or after that day; `given_under`: only stars given under that
+    topic's name."""
     from paperterm.store import SearchHit, Selection
 
-    hits = [SearchHit(p, day, p.abstract[:300], 0.0)
-            for p, day in store.library.library_papers(Selection(starred=True))]
+    found = store.library.library_papers(Selection(starred=True, since=since))
+    if given_under is not None:
+        states = store.marks.states([p.id for p, _ in found])
+        found = [(p, day) for p, day in found
+                 if p.id in states and states[p.id].star_topic == given_under]
+    hits = [SearchHit(p, day, p.abstract[:300], 0.0) for p, day in found]
     return with_scores(store, hits, topic, settings)

@@ -175,7 +175,8 @@ class Config:
         factory=lambda: ["new", "cross"], parse=_announce_types,
         before="Which announcements to show: new, cross, replace, replace-cross.")
     topic: str = setting(
-        "moe", commands=LOADING | {"star", "unstar", "learn"}, group="loading", metavar="NAME",
+        "moe", commands=LOADING | {"star", "unstar", "learn", "starred"}, group="loading",
+        metavar="NAME",
         complete="topics",
         help="a defined topic, or free text used as keywords",
         before="Topic used when --topic is not given (built-in: moe, agents, interpretability).")
@@ -197,6 +198,9 @@ class Config:
         commands=frozenset({"digest", "summarize"}), metavar="LANG",
         help="language of the summaries (default: config `language`)",
         comment="summaries (`paperterm summarize`, digest --summaries) are written in it")
+    digest_max: int = setting(
+        20, check=between(1, 100_000), expected="1-100000",
+        comment="the top papers `paperterm digest` lists (--all: every paper)")
     expand_abstracts: bool = setting(  # the reader keeps abstracts expanded across papers
         False, comment="the reader shows whole abstracts on every paper (E toggles)")
     bib_path: str = setting(

@@ -22,11 +22,18 @@ FORMAT_VERSION = 1
 
 @dataclass
 class ImportCounts:
+    """What an import changed; a file imported twice changes nothing the second time."""
+
     papers: int = 0  # records read
+    changed: int = 0  # records that added or changed something (a mark, a note, the paper)
     added_papers: int = 0  # papers that were not cached yet
-    starred: int = 0
-    notes: int = 0
-    tags: int = 0
+    starred: int = 0  # stars that were not there
+    notes: int = 0  # notes set or extended
+    tags: int = 0  # tags that were not there
+
+    @property
+    def unchanged(self) -> int:
+        return self.papers - self.changed
 
 
 def _paper_record(p: Paper) -> dict[str, object]:
@@ -75,7 +82,9 @@ class LibraryIO(LibraryQueries):
         imported one's; the saved and seen time's). `papers` not cached yet are added."""
         counts = ImportCounts(papers=len(records))
         now = time.time()
+        ids = list(dict.fromkeys(str(r["id"]) for r in records))
         with self.transaction() as c:
+            before = self._marks_of(ids)
             have = {r[0] for r in self.select_in(
                 "SELECT DISTINCT id FROM papers WHERE id IN ({marks})", (),
                 [p.id for p in papers])}
@@ -108,10 +117,8 @@ class LibraryIO(LibraryQueries):
                     (pid, r.get("seen_at"), int(bool(r.get("starred"))), r.get("saved_at"),
                      r.get("bib_key"), r.get("bib_path"), r.get("star_topic"),
                      r.get("saved_topic"), r.get("seen_topic")))
-                counts.starred += bool(r.get("starred"))
                 note = clean_note(str(r.get("note") or ""))
                 if note:
-                    counts.notes += 1
                     old = c.execute("SELECT body FROM notes WHERE id=?", (pid,)).fetchone()
                     if old is None or not old[0]:
                         body = note
@@ -123,14 +130,40 @@ class LibraryIO(LibraryQueries):
                               "VALUES (?, ?, ?)", (pid, body, now))
                 given = cast("list[object]", r.get("tags") or [])  # validated: a list
                 tags = {normal_tag(str(t)) for t in given} - {""}
-                counts.tags += len(tags)
                 c.executemany("INSERT OR IGNORE INTO tags (id, tag, created_at) VALUES (?,?,?)",
                               [(pid, t, now) for t in sorted(tags)])
             c.executemany(  # the day it was announced, so --day and the day column keep it
                 "INSERT OR IGNORE INTO announcements VALUES ('library', ?, 0, ?, ?, 'new')",
                 [(days[p.id], p.id, p.version or 0) for p in new if days.get(p.id)])
             reindex(c, [str(r["id"]) for r in records])
+            after = self._marks_of(ids)
+        added = {p.id for p in new}
+        for pid in ids:
+            (star0, *_), note0, tags0 = before.get(pid, ((0,), "", frozenset()))
+            (star1, *_), note1, tags1 = after[pid]
+            counts.changed += before.get(pid) != after[pid] or pid in added
+            counts.starred += bool(star1) and not star0
+            counts.notes += note1 != note0
+            counts.tags += len(tags1 - tags0)
         return counts
+
+    def _marks_of(self, ids: Sequence[str],
+                  ) -> dict[str, tuple[tuple[object, ...], str, frozenset[str]]]:
+        """Per paper with any mark: (its user_state row, starred first; note; tags)."""
+        cols = ("starred, seen_at, saved_at, bib_key, bib_path, star_topic, saved_topic, "
+                "seen_topic")
+        out: dict[str, tuple[tuple[object, ...], str, frozenset[str]]] = {}
+        states = {r[0]: tuple(r[1:]) for r in self.select_in(
+            f"SELECT id, {cols} FROM user_state WHERE id IN ({{marks}})", (), ids)}
+        notes = {r[0]: r[1] for r in self.select_in(
+            "SELECT id, body FROM notes WHERE id IN ({marks})", (), ids)}
+        tags: dict[str, set[str]] = {}
+        for r in self.select_in("SELECT id, tag FROM tags WHERE id IN ({marks})", (), ids):
+            tags.setdefault(r[0], set()).add(r[1])
+        for pid in states.keys() | notes.keys() | tags.keys():
+            out[pid] = (states.get(pid, (0,)), notes.get(pid, ""),
+                        frozenset(tags.get(pid, ())))
+        return out
 
 
 def dumps(records: list[dict[str, object]], exported_at: str) -> str:

@@ -76,9 +76,14 @@ class DayScreen(Screen[None]):
             super().__init__()
             self.notices = notices
 
-    def __init__(self, session: Session, *, autoscore: bool = True) -> None:
+    def __init__(self, session: Session, *, autoscore: bool = True,
+                 focus_id: str | None = None, visit: bool = False) -> None:
+        """`focus_id`: the paper the cursor starts on (until the user moves it); `visit`:
+        opened from the library, on top of it: esc (with no filter to clear) goes back."""
         super().__init__()
         self.session = session
+        self.focus_id = focus_id
+        self.visit = visit
         self.topic: Topic = session.topic
         self.autoscore = autoscore
         self.model = DayModel.of_papers(session.day.papers, session.day.paper_days)
@@ -86,7 +91,7 @@ class DayScreen(Screen[None]):
         self.scorer = ScoringController(self)
         self.triage = Triage(self)
         self.papers = PaperActions(self, self.triage, self.scorer)
-        self.library = LibraryActions(self)
+        self.library = LibraryActions(self, DayScreen)
         self.summaries = SummaryActions(self)
         self.enrichment = Enrichment(self)
         self.follows = Follows(self, self.scorer)
@@ -251,6 +256,10 @@ class DayScreen(Screen[None]):
         if to_top:
             table.moved_by_user = False
         table.set_entries(self.model.shown, to_top=not table.moved_by_user)
+        if self.focus_id is not None and not table.moved_by_user:
+            at = next((i for i, e in enumerate(self.model.shown) if e.id == self.focus_id), None)
+            if at is not None:
+                table.move_to(at)
         self.show_header()
 
     def marks_changed(self) -> None:
@@ -329,7 +338,15 @@ class DayScreen(Screen[None]):
 
     action_start_search = action("filtering", "start_search")
     action_submit_search = action("filtering", "submit_search")
-    action_clear_search = action("filtering", "clear_search")
+
+    def action_clear_search(self) -> None:
+        """esc: clear the filter; on a day visited from the library, with nothing to
+        clear, back to the results."""
+        if self.visit and not self.search.display and not self.model.filters.text:
+            self.dismiss(None)
+            return
+        self.filtering.clear_search()
+
     action_open_filters = action("filtering", "open_filters")
 
     # -- scoring and topic ------------------------------------------------------------------
@@ -360,6 +377,8 @@ class DayScreen(Screen[None]):
     on_day_fetch_failed = handler("days", "failed")
 
     def on_paper_table_cursor_moved(self, message: PaperTable.CursorMoved) -> None:
+        if message.table.moved_by_user:
+            self.focus_id = None  # the user goes elsewhere: a re-rank shows the top again
         self.triage.cursor_moved(message.table, message.entry)
 
     def on_screen_resume(self) -> None:

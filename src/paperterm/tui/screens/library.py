@@ -26,19 +26,45 @@ from paperterm.store import SearchHit
 from paperterm.store.fts import HIT_CLOSE, HIT_OPEN
 from paperterm.tui.bib_actions import BibOptions, bibtex_clipping, save_papers
 from paperterm.tui.host import Reader, reader_of
-from paperterm.tui.text import tex
+from paperterm.tui.text import clean, tex
 
 LIMIT = 200  # results shown
+OpenDay = Callable[[SearchHit], None]  # show the day of a result, the cursor on it
+
+
+class Results(OptionList):
+    """The results: j/k move like the arrows."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j", "cursor_down", "Down", show=False),
+        Binding("k", "cursor_up", "Up", show=False),
+    ]
+
+
+class QueryBox(Input):
+    """The query: Down goes to the results."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("down", "screen.to_results", "Results", show=False),
+    ]
+
+
+_OPEN, _CLOSE = "\ue000", "\ue001"  # the markers, as characters TeX leaves alone
 
 
 def highlighted(snippet: str) -> Text:
-    """The snippet as literal text with the matched words in reverse video."""
+    """The snippet as literal text, its TeX shown as Unicode as in the day's preview, with
+    the matched words in reverse video (a match of stop words alone is not)."""
+    from paperterm.textsearch import only_stop_words
+
+    marked = snippet.replace(HIT_OPEN, _OPEN).replace(HIT_CLOSE, _CLOSE)
+    text = " ".join(clean(tex(marked)).split())
     out = Text()
-    for i, part in enumerate(snippet.split(HIT_OPEN)):
-        hit, _, rest = part.partition(HIT_CLOSE) if i else ("", "", part)
+    for i, part in enumerate(text.split(_OPEN)):
+        hit, _, rest = part.partition(_CLOSE) if i else ("", "", part)
         if hit:
-            out.append(hit, style="bold reverse")
-        out.append(rest)
+            out.append(hit, style="" if only_stop_words(hit) else "bold reverse")
+        out.append(rest.replace(_CLOSE, ""))
     return out
 
 
@@ -47,6 +73,7 @@ class LibraryScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", show=True),
+        Binding("enter", "open_result", "Its day", show=True),  # shown; the list's own acts
         Binding("asterisk", "star", "Star", show=True),
         Binding("n", "note", "Note/tags", show=True),
         Binding("b", "save", "Save .bib", show=True),
@@ -58,9 +85,10 @@ class LibraryScreen(Screen[None]):
     ]
 
     def __init__(self, mode: str = "search", *, paper_id: str | None = None,
-                 query: str = "") -> None:
+                 query: str = "", open_day: OpenDay | None = None) -> None:
         super().__init__()
         self.mode, self.paper_id, self.initial = mode, paper_id, query
+        self.open_day = open_day
         self.hits: list[SearchHit] = []
         self.starred: set[str] = set()
         self._unsubscribe: Callable[[], None] | None = None
@@ -71,9 +99,11 @@ class LibraryScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Label(self._title(), id="library-title")
-        yield Input(self.initial, placeholder='search every cached paper: words, "a phrase", '
-                    "prefix*, -word, author:, tag:", id="library-query")
-        yield OptionList(id="library-results")
+        # no select-all on focus: tab back to the query keeps the text for the next key
+        yield QueryBox(self.initial, placeholder='search every cached paper: words, '
+                       '"a phrase", prefix*, -word, author:, tag:', id="library-query",
+                       select_on_focus=False)
+        yield Results(id="library-results")
         yield Static(id="library-detail")
         yield Footer()
 
@@ -179,6 +209,18 @@ class LibraryScreen(Screen[None]):
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         self._show_detail()
 
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """enter on a result: its day, the cursor on it (esc comes back here)."""
+        self.action_open_result()
+
+    def action_open_result(self) -> None:
+        if self.current is not None and self.open_day is not None:
+            self.open_day(self.current)
+
+    def action_to_results(self) -> None:
+        if self.hits:
+            self.query_one(Results).focus()
+
     # -- actions on the result under the cursor -------------------------------------------
 
     def action_back(self) -> None:
@@ -226,7 +268,8 @@ class LibraryScreen(Screen[None]):
 
     def action_similar(self) -> None:
         if self.current is not None:
-            self.app.push_screen(LibraryScreen("similar", paper_id=self.current.paper.id))
+            self.app.push_screen(LibraryScreen("similar", paper_id=self.current.paper.id,
+                                               open_day=self.open_day))
 
     def action_note(self) -> None:
         if self.current is not None:

@@ -6,18 +6,26 @@ path."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from paperterm.services.marks import MarkChange
 
 if TYPE_CHECKING:
+    from textual.screen import Screen
+
+    from paperterm.store import SearchHit
     from paperterm.tui.screens.day_view import DayView
 
 
 class LibraryActions:
-    def __init__(self, view: DayView) -> None:
+    """`screen_class` makes the screen of the day a result belongs to:
+    `screen_class(session, autoscore=..., focus_id=..., visit=True)`."""
+
+    def __init__(self, view: DayView, screen_class: type[Screen[Any]]) -> None:
         self.view = view
         self.model = view.model
+        self.screen_class = screen_class
 
     def load_annotations(self, ids: Iterable[str]) -> None:
         """The user's notes and tags on these papers, from the store, into the day model."""
@@ -47,19 +55,41 @@ class LibraryActions:
     def library_search(self) -> None:
         from paperterm.tui.screens.library import LibraryScreen
 
-        self.view.app.push_screen(LibraryScreen("search"))
+        self.view.app.push_screen(LibraryScreen("search", open_day=self.open_day))
 
     def starred_view(self) -> None:
         from paperterm.tui.screens.library import LibraryScreen
 
-        self.view.app.push_screen(LibraryScreen("starred"))
+        self.view.app.push_screen(LibraryScreen("starred", open_day=self.open_day))
 
     def similar(self) -> None:
         from paperterm.tui.screens.library import LibraryScreen
 
         current = self.view.current
         if current is not None:
-            self.view.app.push_screen(LibraryScreen("similar", paper_id=current.id))
+            self.view.app.push_screen(LibraryScreen("similar", paper_id=current.id,
+                                                    open_day=self.open_day))
+
+    def open_day(self, hit: SearchHit) -> None:
+        """Show the day a library result belongs to, the cursor on it, above the results
+        (esc goes back to them); from the cache, never the network."""
+        from paperterm.services.days import day_of_paper
+        from paperterm.tui.screens.day_nav import base_request
+
+        reader = self.view.reader
+        if not reader.store.available:
+            reader.say("No database: the day cannot be opened.", "error")
+            return
+        session = reader.session
+        try:
+            day = day_of_paper(base_request(session), reader.store, hit.paper.id, hit.day)
+        except Exception as exc:  # an unreadable cache: say so, stay on the results
+            reader.say(f"Cannot open the day of {hit.paper.id}: {exc}", "error")
+            return
+        visited = replace(session, day=day, pending=None)
+        make: Any = self.screen_class  # a DayScreen (its own signature)
+        self.view.app.push_screen(make(visited, autoscore=self.view.autoscore,
+                                       focus_id=hit.paper.id, visit=True))
 
     def edit_note(self) -> None:
         from paperterm.tui.screens.library import NoteEditor

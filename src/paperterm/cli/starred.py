@@ -1,0 +1,59 @@
+"""`paperterm starred [--json] [--since DATE] [--topic T]`: the reading list, the starred
+papers of every cached day (newest day first), each with the score the reader shows."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from paperterm.cli.errors import EXIT_OK
+from paperterm.cli.options import Options
+from paperterm.cli.session import open_store, scoring_context
+from paperterm.services.scores import ShownScore
+from paperterm.store import SearchHit
+
+
+def record(hit: SearchHit, shown: ShownScore | None, star_topic: str | None,
+           ) -> dict[str, object]:
+    p = hit.paper
+    return {"id": p.id, "version": p.version, "title": p.title, "authors": list(p.authors),
+            "day": hit.day, "primary_category": p.primary_category,
+            "relevance": hit.relevance,
+            "score_from": shown.provenance if shown is not None else None,
+            "star_topic": star_topic, "url": p.abs_url}
+
+
+def line(hit: SearchHit) -> str:
+    p = hit.paper
+    score = f"{hit.relevance:>2}" if hit.relevance is not None else " ·"
+    return f"{hit.day}  {score}  {p.id:<12} {p.title}  ({p.first_author})"
+
+
+def run(opts: Options) -> int:
+    from paperterm.services import library
+
+    notices: list[str] = []
+    store = open_store(notices)
+    try:
+        topic, settings = scoring_context(opts, store, notices)
+        for notice in notices:
+            print(f"note: {notice}", file=sys.stderr)
+        hits, shown = library.starred(store, topic, settings, since=opts.since,
+                                      given_under=topic.name if opts.topic else None)
+        states = store.marks.states([h.paper.id for h in hits])
+    finally:
+        store.close()
+    if opts.json:
+        rows = [record(h, shown.get(h.paper.id),
+                       states[h.paper.id].star_topic if h.paper.id in states else None)
+                for h in hits]
+        json.dump(rows, sys.stdout, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+    elif hits:
+        sys.stdout.write("".join(line(h) + "\n" for h in hits))
+    else:
+        what = f" under topic {topic.name}" if opts.topic else ""
+        since = f" since {opts.since.isoformat()}" if opts.since else ""
+        print(f"no starred papers{what}{since} (star with `s` in the reader or "
+              "`paperterm star ID`)", file=sys.stderr)
+    return EXIT_OK
