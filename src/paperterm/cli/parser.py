@@ -101,18 +101,18 @@ class Flag:
 
 
 CONFIGURED = LOADING | MODEL | {"learn", "star", "unstar", "themes", "topics", "config",
-                                 "completions"}
+                                 "completions", "eval"}
 FLAGS = (
     Flag("--config", CONFIGURED, "config file (env PAPERTERM_CONFIG)", str, "FILE", "file"),
     Flag("--feed", LOADING, "load a saved arXiv RSS or Atom file", Path, "PATH", "file",
          source=True),
-    Flag("--date", LOADING, "a past announcement day (cache, else approximated via the arXiv "
-         "API)", _iso_date, "YYYY-MM-DD", source=True),
+    Flag("--date", LOADING | {"eval"}, "a past announcement day (cache, else approximated via "
+         "the arXiv API)", _iso_date, "YYYY-MM-DD", source=True),
     Flag("--query", LOADING, "an arXiv search", str, "TEXT", source=True),
     Flag("--sample", LOADING, "open the bundled sample day", source=True),
-    Flag("--since", LOADING | {"search"}, "every day from this date on, with a day column; the "
-         "5 most recent missing days are fetched (also: today, yesterday, week)", _since,
-         "YYYY-MM-DD", source=True),
+    Flag("--since", LOADING | {"search", "eval"}, "every day from this date on, with a day "
+         "column; the 5 most recent missing days are fetched (also: today, yesterday, week)",
+         _since, "YYYY-MM-DD", source=True),
     Flag("--offline", LOADING, "never touch the network (cache, else the sample day)"),
     Flag("--refresh", LOADING, "fetch today's announcement again, even if fetched today"),
 )
@@ -284,6 +284,18 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
                     help="at most N results (default 20)")
     se.add_argument("--starred", action="store_true", help="only starred papers")
     se.add_argument("--tag", metavar="TAG", help="only papers with this tag")
+
+    ev = sub.add_parser("eval", help="how well each scorer (keywords, the local blend, the "
+                        "learned ranking, each LLM with cached scores) ranks the papers you "
+                        "picked, per day: is the LLM worth its money?")
+    ev.add_argument("--json", action="store_true",
+                    help="a JSON array, one object per scorer (scorer, days, picks, "
+                         "in_top_2x, precision_at_10, ndcg_at_20)")
+    _file(ev.add_argument("--gold", metavar="FILE",
+                          help="with --date: that day's picks from FILE (JSON lines with an "
+                               "`id` field, or one id per line) instead of your labels"))
+    ev.epilog = ("--topic T: the topic (default: the config's); --since DATE: days from DATE "
+                 "on; labels: stars, papers saved one by one, `paperterm learn`")
 
     nt = sub.add_parser("note", help="show or set a paper's note and tags")
     nt.add_argument("ids", nargs=1, metavar="ID")
