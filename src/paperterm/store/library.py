@@ -133,13 +133,11 @@ class LibraryQueries(Queries):
             held_args = [x for t in terms for x in (t, floor)]
             at_least = count.near_miss_min if count is not None else 0
             rows = self.conn.execute(f"""
-                WITH matched AS MATERIALIZED (
+                WITH top AS MATERIALIZED (
                     SELECT paper_fts.rowid AS doc, bm25(paper_fts, {weights}) AS rank,
                            {held} AS held
                     FROM paper_fts WHERE paper_fts MATCH ? AND paper_fts.rowid >= ? {only}
-                    {per_match}),
-                top AS MATERIALIZED (SELECT doc, rank, held FROM matched WHERE held >= ?
-                    ORDER BY held DESC, rank LIMIT ?)
+                    {per_match} AND held >= ? ORDER BY held DESC, rank LIMIT ?)
                 SELECT p.*, 'new' AS announce_type, {_DAY} AS day, {score} AS relevance,
                        top.doc AS doc, top.rank AS rank
                 FROM top JOIN fts_docs d ON d.doc = top.doc
