@@ -277,7 +277,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
     se = sub.add_parser("search", help="search every cached paper, offline")
     se.add_argument("terms", nargs="+", metavar="QUERY",
-                    help='words (all must match), "a phrase", prefix*, -word, OR, '
+                    help='words (stemmed; papers with all of them first, then those with '
+                         'most of them), "a phrase", prefix*, -word, OR, '
                          "title:/author:/abstract:/note:/tag:")
     se.add_argument("--json", action="store_true", help="a JSON array of results")
     se.add_argument("--limit", type=_positive_int, default=20, metavar="N",
@@ -294,8 +295,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     _file(ev.add_argument("--gold", metavar="FILE",
                           help="with --date: that day's picks from FILE (JSON lines with an "
                                "`id` field, or one id per line) instead of your labels"))
-    ev.epilog = ("--topic T: the topic (default: the config's); --since DATE: days from DATE "
-                 "on; labels: stars, papers saved one by one, `paperterm learn`")
+    ev.epilog = ("--topic T: the topic (default: the config's); --since DATE: only the "
+                 "cached days from DATE on (eval fetches nothing); --date D: the day of "
+                 "--gold's picks. Labels: stars, papers saved one by one, `paperterm learn`")
 
     nt = sub.add_parser("note", help="show or set a paper's note and tags")
     nt.add_argument("ids", nargs=1, metavar="ID")
