@@ -133,15 +133,15 @@ class Evaluation:
         days = [d.day for d in model.days]
         mine = _best([s.on(days) for s in local])
         gain = model.in_top_2x - mine.in_top_2x
-        cost = "cost unknown" if model.cost is None else f"${model.cost:.4f}"
+        cost = "an unknown price" if model.cost is None else f"${model.cost:.4f}"
         head = (f"{model.scorer} found {model.in_top_2x} of {model.picks} picks within the top "
                 f"2x, the best local ranking ({mine.scorer}) {mine.in_top_2x} "
                 f"on the same {len(days)} day(s)")
         if gain > 0:
             return (f"{head}: +{gain} pick(s) for {cost} ({_share(gain, model.picks)} more "
                     "of your picks on top): the LLM is worth it if that is worth the money.")
-        return (f"{head}: the LLM found no more ({cost} spent): the local ranking does as "
-                "well for this topic, for free.")
+        return (f"{head}: the LLM found no more for {cost}: the local ranking does as well "
+                "for this topic, for free.")
 
 
 def _share(n: int, of: int) -> str:
@@ -216,9 +216,9 @@ def read_gold(text: str) -> set[str]:
 # -- computing it ---------------------------------------------------------------------------
 
 
-def labelled_days(store: Store, topic: str, examples: Sequence[Example]) -> dict[str, set[str]]:
-    """Day -> the ids of the papers of that day the user picked for `topic` (starred, saved,
-    `learn`); the day a paper was first announced."""
+def labelled_days(store: Store, examples: Sequence[Example]) -> dict[str, set[str]]:
+    """Day -> the ids of the papers of that day among the positive `examples` (starred,
+    saved, `learn`); the day a paper was first announced."""
     positive = [e.id for e in examples if e.positive]
     out: dict[str, set[str]] = {}
     for pid, day in store.library.paper_days(positive).items():
@@ -249,10 +249,10 @@ def evaluate(store: Store, request: LoadRequest, topic: Topic, *,
     if gold is not None:
         picks_by_day = {gold[0].isoformat(): set(gold[1])}
     else:
-        picks_by_day = {d: ids for d, ids in labelled_days(store, topic.name, examples).items()
+        picks_by_day = {d: ids for d, ids in labelled_days(store, examples).items()
                         if since is None or d >= since.isoformat()}
     measures: dict[str, list[DayMeasure]] = {name: [] for name in LOCAL_SCORERS}
-    costs: dict[str, float | None] = {}
+    scored: dict[str, list[str]] = {}  # model -> the papers it scored on those days
     skipped: list[str] = []
     for day in sorted(picks_by_day):
         papers = _cached_day(store, request, day)
@@ -269,11 +269,11 @@ def evaluate(store: Store, request: LoadRequest, topic: Topic, *,
         learned = _learned(store, papers, topic, examples)
         if learned is not None:
             measures[LEARNED].append(measure(day, ranked_ids(papers, learned), picks))
-        for model, scores, cost in _models(store, papers, topic):
+        for model, scores in _models(store, papers, topic):
             measures.setdefault(model, []).append(measure(day, ranked_ids(papers, scores),
                                                           picks))
-            known = costs.get(model, 0.0)
-            costs[model] = None if known is None or cost is None else known + cost
+            scored.setdefault(model, []).extend(s.paper_id for s in scores)
+    costs = {model: _cost(store, topic, model, ids) for model, ids in scored.items()}
     scorers = tuple(ScorerMeasure(name, tuple(days), costs.get(name))
                     for name, days in measures.items())
     return Evaluation(topic.name, scorers, tuple(skipped))
@@ -303,18 +303,27 @@ def _learned(store: Store, papers: Sequence[Paper], topic: Topic,
 
 
 def _models(store: Store, papers: Sequence[Paper], topic: Topic,
-            ) -> list[tuple[str, list[Score], float | None]]:
-    """Each model with cached scores of this day's papers for `topic`: its scores and what
-    the requests that made them cost (None: unknown)."""
-    from paperterm.scoring.cache import cached_results, earlier_totals
+            ) -> list[tuple[str, list[Score]]]:
+    """Each model with cached scores of this day's papers for `topic`, and those scores."""
+    from paperterm.scoring.cache import cached_results
     from paperterm.scoring.task import ScoringTask
 
     task = ScoringTask(topic)
-    ids = [p.id for p in papers]
     out = []
-    for model in store.scores.models_scored(ids, topic_fp=task.key.topic_fp,
+    for model in store.scores.models_scored([p.id for p in papers],
+                                            topic_fp=task.key.topic_fp,
                                             prompt_version=task.key.kind):
         scores = list(cached_results(store.scores, task, papers, model).values())
         if scores:
-            out.append((model, scores, earlier_totals(store.scores, task, papers, model)[2]))
+            out.append((model, scores))
     return out
+
+
+def _cost(store: Store, topic: Topic, model: str, ids: Sequence[str]) -> float | None:
+    """What the requests that made `model`'s cached scores of these papers cost (each
+    request once; None: a price unknown)."""
+    from paperterm.scoring.task import ScoringTask
+
+    key = ScoringTask(topic).key
+    return store.scores.request_totals(list(ids), topic_fp=key.topic_fp, model=model,
+                                       prompt_version=key.kind)[2]
