@@ -111,13 +111,13 @@ async def test_command_palette_runs_actions(make_session, make_app, probe, size,
 
 
 async def test_palette_provider_lists_every_action(make_session, make_app, size):
-    from paperterm.tui.commands import PapertermCommands
+    from paperterm.tui.commands import EVALUATE, PapertermCommands
 
     app = make_app(make_session())
     async with app.run_test(size=size):
         provider = PapertermCommands(app.screen)
         hits = [h async for h in provider.discover()]
-        assert [h.text for h in hits] == [k.help for k in ALL_KEYS]
+        assert [h.text for h in hits] == [k.help for k in ALL_KEYS] + [EVALUATE]
         assert all(h.help.startswith("key: ") for h in hits)
 
 

@@ -15,7 +15,7 @@ from paperterm.settings import every_setting
 ROOT = Path(__file__).parents[2]
 SUBCOMMANDS = ["score", "digest", "export", "config", "star", "unstar", "search", "note",
                "library", "summarize", "doctor", "topics", "themes", "zotero", "learn",
-               "enrich", "completions", "starred"]
+               "enrich", "completions", "starred", "eval"]
 
 
 def _subparsers():

@@ -23,6 +23,7 @@ COMMANDS = {"tui": "reader", "score": "score", "digest": "digest", "export": "ex
 COMMANDS["learn"] = "learn"
 COMMANDS["enrich"] = "enrich"
 COMMANDS["starred"] = "starred"
+COMMANDS["eval"] = "evaluation"
 
 
 def main(argv: list[str] | None = None) -> int:

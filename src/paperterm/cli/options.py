@@ -72,6 +72,7 @@ class Options:
     zotero: bool = False  # learn --zotero
     enrich_sources: str | None = None  # enrich --source
     rescore: bool = False  # score --rescore: ask the model again, cached scores ignored
+    gold: str | None = None  # eval --gold FILE: a day's picks instead of the user's labels
 
     @classmethod
     def from_namespace(cls, ns: argparse.Namespace) -> Options:

@@ -101,16 +101,17 @@ class Flag:
 
 
 CONFIGURED = LOADING | MODEL | {"learn", "star", "unstar", "starred", "themes", "topics",
-                                 "config", "completions"}
+                                 "config", "completions", "eval"}
 FLAGS = (
     Flag("--config", CONFIGURED, "config file (env PAPERTERM_CONFIG)", str, "FILE", "file"),
     Flag("--feed", LOADING, "load a saved arXiv RSS or Atom file", Path, "PATH", "file",
          source=True),
-    Flag("--date", LOADING, "a past announcement day (cache, else approximated via the arXiv "
-         "API)", _iso_date, "YYYY-MM-DD", source=True),
+    Flag("--date", LOADING | {"eval"}, "a past announcement day (cache, else approximated via "
+         "the arXiv API)", _iso_date, "YYYY-MM-DD", source=True),
     Flag("--query", LOADING, "an arXiv search", str, "TEXT", source=True),
     Flag("--sample", LOADING, "open the bundled sample day", source=True),
-    Flag("--since", LOADING | {"search", "starred"}, "every day from this date on, with a day "
+    Flag("--since", LOADING | {"search", "starred", "eval"}, "every day from this date "
+         "on, with a day "
          "column; the 5 most recent missing days are fetched (also: today, yesterday, week)",
          _since, "YYYY-MM-DD", source=True),
     Flag("--offline", LOADING, "never touch the network (cache, else the sample day)"),
@@ -282,7 +283,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
     se = sub.add_parser("search", help="search every cached paper, offline")
     se.add_argument("terms", nargs="+", metavar="QUERY",
-                    help='words (all must match), "a phrase", prefix*, -word, OR, '
+                    help='words (stemmed; papers with all of them first, then those with '
+                         'most of them), "a phrase", prefix*, -word, OR, '
                          "title:/author:/abstract:/note:/tag:")
     se.add_argument("--json", action="store_true", help="a JSON array of results")
     se.add_argument("--limit", type=_positive_int, default=20, metavar="N",
@@ -293,6 +295,19 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     sr = sub.add_parser("starred", help="the reading list: starred papers of every day, "
                         "newest first (--topic T: the stars given under T)")
     sr.add_argument("--json", action="store_true", help="a JSON array of papers")
+
+    ev = sub.add_parser("eval", help="how well each scorer (keywords, the local blend, the "
+                        "learned ranking, each LLM with cached scores) ranks the papers you "
+                        "picked, per day: is the LLM worth its money?")
+    ev.add_argument("--json", action="store_true",
+                    help="a JSON array, one object per scorer (scorer, days, picks, "
+                         "in_top_2x, precision_at_10, ndcg_at_20)")
+    _file(ev.add_argument("--gold", metavar="FILE",
+                          help="with --date: that day's picks from FILE (JSON lines with an "
+                               "`id` field, or one id per line) instead of your labels"))
+    ev.epilog = ("--topic T: the topic (default: the config's); --since DATE: only the "
+                 "cached days from DATE on (eval fetches nothing); --date D: the day of "
+                 "--gold's picks. Labels: stars, papers saved one by one, `paperterm learn`")
 
     nt = sub.add_parser("note", help="show or set a paper's note and tags")
     nt.add_argument("ids", nargs=1, metavar="ID")

@@ -168,14 +168,16 @@ class Config:
     """The whole config file; every field is declared once, here or in its section."""
 
     categories: list[str] = setting(
-        factory=lambda: ["cs.LG", "cs.AI"], parse=_categories, commands=LOADING, group="loading",
+        factory=lambda: ["cs.LG", "cs.AI"], parse=_categories, commands=LOADING | {"eval"},
+        group="loading",
         help="comma-separated arXiv categories (overrides config)", metavar="CATS",
         before="arXiv categories to load (one RSS request for all of them).")
     announce_types: list[str] = setting(
         factory=lambda: ["new", "cross"], parse=_announce_types,
         before="Which announcements to show: new, cross, replace, replace-cross.")
     topic: str = setting(
-        "moe", commands=LOADING | {"star", "unstar", "learn", "starred"}, group="loading",
+        "moe", commands=LOADING | {"star", "unstar", "learn", "starred", "eval"},
+        group="loading",
         metavar="NAME",
         complete="topics",
         help="a defined topic, or free text used as keywords",

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 # bm25 weights per column: title, abstract, authors, note, tags
 WEIGHTS = (10.0, 1.0, 4.0, 3.0, 6.0)
@@ -17,6 +18,7 @@ _COLUMNS = {"title": "title", "abstract": "abstract", "author": "authors",
             "authors": "authors", "note": "note", "notes": "note", "tag": "tags", "tags": "tags"}
 _TOKEN = re.compile(r'(-?)(?:(\w+):)?(?:"([^"]*)"?|(\S+))')
 _WORD = re.compile(r"\w")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")  # never part of a word; NUL ends an FTS5 string
 
 
 def reindex(c: sqlite3.Connection, ids: Iterable[str]) -> None:
@@ -43,17 +45,63 @@ def _quoted(text: str) -> str:
     return '"' + text.replace('"', '""') + '"'
 
 
-def match_expression(query: str) -> str | None:
-    """An FTS5 MATCH expression for a user's query, or None when it has no words.
+_VOWELS = "aeiouy"
+
+
+def _prefix(word: str) -> str:
+    """A prefix term over the stemmed index: `word*`, or also its stem-like start when the
+    typed prefix ends in a vowel the stemmer may have cut ("quantiza*" finds "quantize",
+    indexed as "quantiz")."""
+    term = _quoted(word) + "*"
+    short = word.rstrip(_VOWELS)
+    if short != word and len(short) >= 4 and _WORD.search(short[-1]):
+        return f"{term} OR {_quoted(short)}*"
+    return term
+
+
+@dataclass(frozen=True)
+class Query:
+    """A user's query as FTS5 terms: each positive term (a word, a phrase, a prefix, an OR
+    of them, limited to a field or not) and the excluded ones."""
+
+    terms: tuple[str, ...]
+    excluded: tuple[str, ...] = ()
+
+    def _without_excluded(self, expr: str) -> str:
+        for term in self.excluded:
+            expr = f"({expr}) NOT {term}"
+        return expr
+
+    @property
+    def all_terms(self) -> str:
+        """Every term: the papers that match all of them."""
+        return self._without_excluded(" AND ".join(f"({t})" for t in self.terms))
+
+    @property
+    def any_term(self) -> str:
+        """Any term: the candidates for a near miss."""
+        return self._without_excluded(" OR ".join(f"({t})" for t in self.terms))
+
+    @property
+    def near_miss_min(self) -> int:
+        """How many of the terms a near miss must match: at least half of them (rounded up),
+        at least one."""
+        return max(1, (len(self.terms) + 1) // 2)
+
+
+def parse(query: str) -> Query | None:
+    """The terms of a user's query, or None when it has no words.
 
     Words are ANDed; "quoted phrases" match in order; a trailing * makes a prefix
     (transform*); OR between two terms means either; -word excludes; title:, author:,
-    abstract:, note: and tag: limit a term to that field. FTS5 syntax never leaks through:
-    every term is quoted, so no query is a syntax error.
+    abstract:, note: and tag: limit a term to that field. Words are stemmed by the index
+    ("quantization" finds "Quantize"). FTS5 syntax never leaks through: every term is
+    quoted, so no query is a syntax error.
     """
     positive: list[str] = []
     negative: list[str] = []
     pending_or = False
+    query = _CONTROL.sub(" ", query)
     for m in _TOKEN.finditer(query):
         neg, field, phrase, bare = m.groups()
         if bare == "OR" and not neg and not field:
@@ -66,11 +114,12 @@ def match_expression(query: str) -> str | None:
             text, field = f"{field}:{text}", None
         if not _WORD.search(text):
             continue
-        term = _quoted(text) + ("*" if prefix else "")
+        term = _prefix(text) if prefix else _quoted(text)
         if field:
-            term = f"{_COLUMNS[field.lower()]} : {term}"
+            term = f"{_COLUMNS[field.lower()]} : ({term})" if " OR " in term else (
+                f"{_COLUMNS[field.lower()]} : {term}")
         if neg:
-            negative.append(term)
+            negative.append(f"({term})" if " OR " in term else term)
         elif pending_or:
             positive[-1] = f"{positive[-1]} OR {term}"
             pending_or = False
@@ -78,7 +127,11 @@ def match_expression(query: str) -> str | None:
             positive.append(term)
     if not positive:
         return None
-    expr = " AND ".join(f"({t})" for t in positive)
-    for term in negative:
-        expr = f"({expr}) NOT {term}"
-    return expr
+    return Query(tuple(positive), tuple(negative))
+
+
+def match_expression(query: str) -> str | None:
+    """An FTS5 MATCH expression for the papers matching every term of a user's query
+    (`parse`), or None when it has no words."""
+    parsed = parse(query)
+    return parsed.all_terms if parsed is not None else None

@@ -10,7 +10,7 @@ from datetime import date
 
 from paperterm.models import Paper
 from paperterm.store.db import Queries
-from paperterm.store.fts import HIT_CLOSE, HIT_OPEN, WEIGHTS, match_expression
+from paperterm.store.fts import HIT_CLOSE, HIT_OPEN, WEIGHTS, Query, parse
 from paperterm.store.notes import normal_tag
 from paperterm.store.papers import _row_paper
 
@@ -83,16 +83,24 @@ class LibraryQueries(Queries):
 
     def search(self, query: str, *, limit: int = 50, sel: Selection = Selection(),
                topic_fp: str | None = None, exclude: Sequence[str] = ()) -> list[SearchHit]:
-        """Cached papers matching `query` (see fts.match_expression), best first."""
-        expr = match_expression(query)
-        if expr is None:
+        """Cached papers matching `query` (see fts.parse), best first: those matching every
+        term, then, when they are fewer than `limit`, the near misses: papers matching most
+        of the terms (at least half), those matching more first."""
+        parsed = parse(query)
+        if parsed is None:
             return []
-        return self._match(expr, limit, sel, topic_fp, exclude)
+        hits = self._match(parsed.all_terms, limit, sel, topic_fp, exclude)
+        if len(hits) < limit and len(parsed.terms) > 1:
+            seen = [*exclude, *(h.paper.id for h in hits)]
+            hits += self._match(parsed.any_term, limit - len(hits), sel, topic_fp, seen,
+                                count=parsed)
+        return hits
 
     def _match(self, expr: str, limit: int, sel: Selection, topic_fp: str | None,
-               exclude: Sequence[str]) -> list[SearchHit]:
+               exclude: Sequence[str], count: Query | None = None) -> list[SearchHit]:
         """Rank in the index alone (bm25 over the matches, at most the RANKED newest), then
-        read papers, days, scores and snippets for the best `limit` only."""
+        read papers, days, scores and snippets for the best `limit` only. With `count`: the
+        matches of at least `count.near_miss_min` of its terms, more of them first."""
         # starred/tag/excluded: small sets of ids, each read once through its index; a day
         # filter needs each paper's first day: checked per match, among the ranked ones
         sets: list[tuple[str, str]] = []  # (IN or NOT IN, ids)
@@ -118,16 +126,23 @@ class LibraryQueries(Queries):
         weights = ", ".join(str(w) for w in WEIGHTS)
         try:
             floor = self._newest_matches_floor(expr, only, args)
+            terms = list(count.terms) if count is not None else []
+            # per term: whether the match holds it (one index lookup per term, newest only)
+            held = " + ".join(["(+paper_fts.rowid IN (SELECT rowid FROM paper_fts "
+                               "WHERE paper_fts MATCH ? AND rowid >= ?))"] * len(terms)) or "0"
+            held_args = [x for t in terms for x in (t, floor)]
+            at_least = count.near_miss_min if count is not None else 0
             rows = self.conn.execute(f"""
                 WITH top AS MATERIALIZED (
-                    SELECT paper_fts.rowid AS doc, bm25(paper_fts, {weights}) AS rank
+                    SELECT paper_fts.rowid AS doc, bm25(paper_fts, {weights}) AS rank,
+                           {held} AS held
                     FROM paper_fts WHERE paper_fts MATCH ? AND paper_fts.rowid >= ? {only}
-                    {per_match} ORDER BY rank LIMIT ?)
+                    {per_match} AND held >= ? ORDER BY held DESC, rank LIMIT ?)
                 SELECT p.*, 'new' AS announce_type, {_DAY} AS day, {score} AS relevance,
                        top.doc AS doc, top.rank AS rank
                 FROM top JOIN fts_docs d ON d.doc = top.doc
-                JOIN papers p ON p.id = d.id AND {_LATEST} ORDER BY top.rank""",
-                [expr, floor, *args, *when_args, limit,
+                JOIN papers p ON p.id = d.id AND {_LATEST} ORDER BY top.held DESC, top.rank""",
+                [*held_args, expr, floor, *args, *when_args, at_least, limit,
                  *([topic_fp] if topic_fp else [])]).fetchall()
             snips = self._snippets(expr, floor, [r["doc"] for r in rows])
         except sqlite3.OperationalError:  # a query FTS5 still cannot use: no results

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 
 from paperterm.store.db import Queries
 
@@ -27,6 +28,22 @@ class LocalScoreQueries(Queries):
                     for i, v, r, why, f in json.loads(row["scores"])]
         except (ValueError, TypeError):
             return None
+
+    def scores_in_days(self, day_keys: Sequence[str], topic_fp: str,
+                       scorer_version: str) -> dict[str, Row]:
+        """Paper id -> its score in any cached ranking of these days for this topic criteria
+        and scorer version (whatever set of papers each was made for)."""
+        out: dict[str, Row] = {}
+        for row in self.select_in(
+                "SELECT scores FROM local_scores WHERE topic_fp=? AND scorer_version=? "
+                "AND day_key IN ({marks})", (topic_fp, scorer_version), list(day_keys)):
+            try:
+                for i, v, r, why, f in json.loads(row["scores"]):
+                    out[str(i)] = (str(i), None if v is None else int(v), int(r), str(why),
+                                   float(f))
+            except (ValueError, TypeError):
+                continue
+        return out
 
     def save_local_scores(self, day_key: str, topic_fp: str, scorer_version: str,
                           papers_fp: str, scores: list[Row]) -> None:

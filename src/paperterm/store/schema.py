@@ -231,6 +231,24 @@ _MIGRATIONS: list[str] = [
     ALTER TABLE notes ADD COLUMN topic TEXT;
     ALTER TABLE tags ADD COLUMN topic TEXT;
     """,
+    # 14 (search, issue 20): the full-text index stems words ("quantization" finds
+    # "Quantize"): built again with the porter tokenizer, notes and tags included
+    """
+    DROP TABLE IF EXISTS paper_vocab;
+    DROP TABLE paper_fts;
+    CREATE VIRTUAL TABLE paper_fts USING fts5 (
+        title, abstract, authors, note, tags,
+        tokenize = 'porter unicode61 remove_diacritics 2'
+    );
+    CREATE VIRTUAL TABLE paper_vocab USING fts5vocab (paper_fts, 'row');
+    INSERT INTO paper_fts (rowid, title, abstract, authors, note, tags)
+        SELECT d.doc, p.title, p.abstract,
+               (SELECT group_concat(value, ', ') FROM json_each(p.authors)),
+               coalesce((SELECT body FROM notes WHERE id = p.id), ''),
+               coalesce((SELECT group_concat(tag, ' ') FROM tags WHERE id = p.id), '')
+        FROM fts_docs d JOIN papers p ON p.id = d.id
+        AND p.version = (SELECT max(version) FROM papers WHERE id = d.id)
+    """,
 ]
 
 SCHEMA_VERSION = len(_MIGRATIONS)

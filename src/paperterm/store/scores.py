@@ -35,6 +35,15 @@ class ScoreQueries(Queries):
                WHERE topic_fp=? AND model=? AND prompt_version=? AND id IN ({marks})""",
             (topic_fp, model, prompt_version), ids)]
 
+    def models_scored(self, ids: Sequence[str], *, topic_fp: str,
+                      prompt_version: str) -> list[str]:
+        """The models with a stored relevance for any of these ids under this topic and
+        prompt version, by name."""
+        return sorted({r[0] for r in self.select_in(
+            """SELECT DISTINCT model FROM scores WHERE topic_fp=? AND prompt_version=?
+               AND relevance IS NOT NULL AND id IN ({marks})""",
+            (topic_fp, prompt_version), ids)})
+
     def request_totals(self, ids: Sequence[str], *, topic_fp: str, model: str,
                        prompt_version: str) -> tuple[int, int, float | None]:
         """(prompt tokens, completion tokens, dollars) of the requests that produced the

@@ -136,3 +136,14 @@ class DayFetchFailed(WorkerMessage):
     def __init__(self, worker: Job, error: str) -> None:
         super().__init__(worker)
         self.error = error
+
+
+# -- the evaluation screen --------------------------------------------------------------------
+
+
+class EvaluationReady(WorkerMessage):
+    """How each scorer ranks the user's picks, as the lines to show (or why there are none)."""
+
+    def __init__(self, worker: Job, lines: list[str]) -> None:
+        super().__init__(worker)
+        self.lines = lines

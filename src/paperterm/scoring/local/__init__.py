@@ -65,16 +65,23 @@ def _keywords(store: Store, day: str, papers: Sequence[Paper], topic: Topic,
 
 def _any_day(store: Store, papers: Sequence[Paper], topic: Topic,
              keywords_only: bool) -> list[Score]:
-    """The blend of papers of any days; keywords alone (or without the embedding model) the
-    keyword scores, with how common a word is measured on the reference day."""
+    """The blend of papers of any days (read from their days' cached rankings when every one
+    is there); keywords alone (or without the embedding model) the keyword scores, with how
+    common a word is measured on the reference day."""
     if not papers:
         return []
-    from paperterm.scoring.local.blend import blended, reference_papers
-    from paperterm.scoring.local.follow import boost_followed
-
     if not keywords_only:
-        scores = blended(store, papers, topic, cache.training_examples(store, topic))
+        examples = cache.training_examples(store, topic)
+        known = cache.cached_by_paper(store, papers, topic, cache.blend_version(examples))
+        if len(known) == len(papers):  # each ranked with its day: no embedding model loaded
+            return [known[p.id] for p in papers]
+        from paperterm.scoring.local.blend import blended
+
+        scores = blended(store, papers, topic, examples)
         if scores is not None:
             return scores
+    from paperterm.scoring.local.blend import reference_papers
+    from paperterm.scoring.local.follow import boost_followed
+
     found = keywords.scores_and_exclusions(papers, topic, reference_papers())
     return boost_followed([s for s, _ in found], papers, topic)

@@ -67,3 +67,22 @@ def save(store: Store, day: str, papers: Sequence[Paper], topic: Topic, version:
         store.scores.save_local_scores(day, local_key(topic), version, papers_fingerprint(papers),
                                        [(s.paper_id, s.version, s.relevance or 1, s.reason,
                                          s.fine or 0.0) for s in scores])
+
+
+def cached_by_paper(store: Store, papers: Sequence[Paper], topic: Topic,
+                    version: str) -> dict[str, Score]:
+    """Paper id -> its score in a cached ranking of the day it was announced on, for this
+    topic and scorer version, where there is one for that very paper version: a version
+    whose values do not depend on the rest of the day (the blend's) is then not computed
+    again for papers of any days (a search, the starred list)."""
+    rows: dict[str, tuple] = {}
+    with contextlib.suppress(Exception):  # an unreadable cache: computed instead
+        days = store.library.paper_days([p.id for p in papers])
+        rows = store.scores.scores_in_days(sorted(set(days.values())), local_key(topic),
+                                           version)
+    out: dict[str, Score] = {}
+    for p in papers:
+        row = rows.get(p.id)
+        if row is not None and row[1] == p.version:
+            out[p.id] = Score(p.id, row[1], row[2], None, row[3], "scored", fine=row[4])
+    return out

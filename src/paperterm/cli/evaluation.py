@@ -1,0 +1,76 @@
+"""`paperterm eval`: how well each scorer (keywords, the blend, the learned ranking, every
+LLM with cached scores) ranks the papers you picked, per day and in total
+(`services.evaluation`)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import date
+from pathlib import Path
+
+from paperterm.cli.errors import EXIT_OK, UserError
+from paperterm.cli.options import Options
+from paperterm.cli.session import load_request, load_user_config, open_store, scoring_context
+
+
+def _gold(opts: Options) -> tuple[date, set[str]] | None:
+    from paperterm.services.evaluation import read_gold
+
+    if opts.gold is None:
+        return None
+    if opts.date is None:
+        raise UserError("--gold needs --date: the day its picks are for")
+    try:
+        text = sys.stdin.read() if opts.gold == "-" else Path(opts.gold).expanduser().read_text(
+            encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"--gold {opts.gold}: cannot read it ({exc.__class__.__name__})") \
+            from None
+    try:
+        picks = read_gold(text)
+    except ValueError as exc:
+        raise UserError(f"--gold {opts.gold}: {exc}") from None
+    if not picks:
+        raise UserError(f"--gold {opts.gold}: no arXiv ids in it")
+    return opts.date, picks
+
+
+def run(opts: Options) -> int:
+    from paperterm.services import evaluation
+
+    if opts.date is not None and opts.gold is None:
+        raise UserError("--date goes with --gold FILE (the picks of that day); for your own "
+                        "labels use --since")
+    gold = _gold(opts)
+    config = load_user_config(opts)
+    notices: list[str] = []
+    store = open_store(notices)
+    try:
+        topic, _ = scoring_context(opts, store, notices)
+        for notice in notices:
+            print(f"note: {notice}", file=sys.stderr)
+        req = load_request(opts, config, topic)
+        result = evaluation.evaluate(
+            store, req, topic, since=opts.since,
+            gold=gold,
+            progress=lambda day: print(f"evaluating {day}...", file=sys.stderr, flush=True))
+    finally:
+        store.close()
+    if not result.labelled:
+        if gold is not None:
+            raise UserError(f"--gold: none of its papers is among the cached papers of "
+                            f"{opts.date} for topic {topic.name!r} (fetch that day first)")
+        print(evaluation.NO_LABELS.format(topic=topic.name), file=sys.stderr)
+        if opts.json:
+            print("[]")
+        return EXIT_OK
+    if opts.json:
+        json.dump([s.record() for s in result.scorers if s.days], sys.stdout, indent=1)
+        sys.stdout.write("\n")
+        verdict = result.verdict()
+        if verdict:
+            print(verdict, file=sys.stderr)
+    else:
+        print("\n".join(evaluation.table(result)))
+    return EXIT_OK

@@ -1,0 +1,89 @@
+"""The command palette's "Evaluate ranking": the table of `paperterm eval` for the current
+topic (`services.evaluation`), computed on a worker thread (it may load the embedding model
+and rank every labelled day), which posts it to the screen as an `EvaluationReady` message.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from paperterm.session import Session
+from paperterm.tui.messages import EvaluationReady
+from paperterm.tui.workers import current_job, post
+
+if TYPE_CHECKING:
+    from textual.worker import Worker
+
+    from paperterm.sources.loader import LoadRequest
+
+TITLE = "Evaluate ranking: how each scorer ranks your picks"
+
+
+class EvaluationScreen(ModalScreen[None]):
+    """The evaluation of the session's topic: "working" first, then the table."""
+
+    DEFAULT_CSS = """
+    EvaluationScreen { align: center middle; }
+    #evaluation-box { width: 100; max-width: 100%; height: auto; max-height: 90%;
+                      border: round $primary; background: $surface; padding: 0 1; }
+    #evaluation-title { text-style: bold; margin-bottom: 1; }
+    #evaluation-foot { color: $text-muted; margin-top: 1; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q", "close", "Close", id="evaluation_close"),
+    ]
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+        self.lines: list[str] = []  # the table once it arrived
+        self._worker: Worker[Any] | None = None
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="evaluation-box"):
+            yield Static(Text(TITLE), id="evaluation-title")
+            yield Static(Text(f"Ranking your labelled days for {self.session.topic.name}…"),
+                         id="evaluation-body")
+            yield Static(Text("esc closes"), id="evaluation-foot")
+
+    def on_mount(self) -> None:
+        self._worker = self.run_worker(self._evaluate, name="evaluation", group="evaluation",
+                                       thread=True, exit_on_error=False)
+
+    def _request(self) -> LoadRequest:
+        from paperterm.sources.loader import LoadRequest
+
+        s = self.session
+        return s.request or LoadRequest(list(s.topic.categories or s.config.categories),
+                                        list(s.config.announce_types))
+
+    def _evaluate(self) -> None:
+        """Worker thread: never raises; the lines go to the screen."""
+        from paperterm.services import evaluation
+
+        try:
+            store = self.session.open_store()
+            try:
+                result = evaluation.evaluate(store, self._request(), self.session.topic)
+            finally:
+                store.close()
+            lines = evaluation.table(result)
+        except Exception as exc:  # never a traceback in the reader
+            lines = [f"No evaluation: {type(exc).__name__}: {exc}"]
+        post(self, EvaluationReady(current_job(), lines))
+
+    def on_evaluation_ready(self, message: EvaluationReady) -> None:
+        if message.worker is not self._worker:
+            return
+        self.lines = message.lines
+        self.query_one("#evaluation-body", Static).update(Text("\n".join(message.lines)))
+
+    def action_close(self) -> None:
+        self.dismiss(None)

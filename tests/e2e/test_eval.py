@@ -1,0 +1,172 @@
+"""`paperterm eval` (issue 20, item 4) on real days (tests/fixtures/feeds, from
+../shared/data) with real labels given through `paperterm star`: its numbers against a hand
+computation from the ranks `score --json` prints, `--gold`, cached LLM scores and the
+verdict, and what it says without labels."""
+
+from __future__ import annotations
+
+import json
+import math
+from datetime import date
+
+import pytest
+from support.realdays import save_days
+
+from paperterm.config import Config
+from paperterm.follows import with_follows
+from paperterm.scoring.cache import save_answer
+from paperterm.scoring.task import ScoringTask
+from paperterm.store import ScoreRow, Store
+from paperterm.topics import resolve_topic
+
+FEB25, MAR02 = "2026-02-25", "2026-03-02"
+# picks among the real papers of each day: on topic (MoE, quantization) and not
+PICKS = {FEB25: ["2602.20191", "2602.20309", "2602.21144", "2602.20175"],
+         MAR02: ["2602.24059", "2602.23722", "2602.23367"]}
+
+
+@pytest.fixture
+def days(isolated_home):  # type: ignore[no-untyped-def]
+    return save_days(isolated_home.db)
+
+
+def score_ranks(cli, day: str) -> list[str]:  # type: ignore[no-untyped-def]
+    """The day's ids, best first, by the `rank` of `score --json` (no model: the blend)."""
+    proc = cli("score", "--date", day, "--offline", "--json")
+    assert proc.returncode == 0, proc.stderr
+    rows = [json.loads(line) for line in proc.stdout.splitlines()]
+    return [r["id"] for r in sorted(rows, key=lambda r: r["rank"])]
+
+
+def by_hand(ranked: list[str], picks: list[str]) -> dict[str, float]:
+    """The three measures, written out: picks in the first 2x(picks) places, the share of
+    the first 10 places holding a pick, DCG@20 over the ideal DCG@20 (log2 discount)."""
+    n = len(picks)
+    top = ranked[:2 * n]
+    dcg = sum(1 / math.log2(place + 1)
+              for place, pid in enumerate(ranked[:20], 1) if pid in picks)
+    ideal = sum(1 / math.log2(place + 1) for place in range(1, min(n, 20) + 1))
+    return {"in_top_2x": sum(pid in picks for pid in top),
+            "precision_at_10": sum(pid in picks for pid in ranked[:10]) / 10,
+            "ndcg_at_20": dcg / ideal}
+
+
+def evaluate(cli, *args: str) -> dict[str, dict]:  # type: ignore[no-untyped-def]
+    proc = cli("eval", "--json", *args)
+    assert proc.returncode == 0, proc.stderr
+    return {row["scorer"]: row for row in json.loads(proc.stdout)}
+
+
+def test_without_labels_it_says_how_to_get_some(cli, days):
+    proc = cli("eval")
+    assert proc.returncode == 0
+    assert "paperterm star" in proc.stderr and "paperterm learn" in proc.stderr
+    assert "star" in proc.stderr and "reader" in proc.stderr
+    assert json.loads(cli("eval", "--json").stdout) == []
+
+
+def test_the_default_ranking_figures_are_those_of_score_json_ranks(cli, days):
+    for ids in PICKS.values():
+        assert cli("star", *ids).returncode == 0
+    got = evaluate(cli)
+    assert set(got) == {"keywords", "blend", "learned"}
+    blend = got["blend"]
+    hand = {day: by_hand(score_ranks(cli, day), ids) for day, ids in PICKS.items()}
+    for row in blend["per_day"]:
+        want = hand[row["day"]]
+        assert row["picks"] == len(PICKS[row["day"]])
+        assert row["in_top_2x"] == want["in_top_2x"]
+        assert row["precision_at_10"] == pytest.approx(want["precision_at_10"], abs=1e-4)
+        assert row["ndcg_at_20"] == pytest.approx(want["ndcg_at_20"], abs=1e-4)
+    assert blend["days"] == 2 and blend["picks"] == 7
+    assert blend["in_top_2x"] == sum(h["in_top_2x"] for h in hand.values())
+    assert blend["precision_at_10"] == pytest.approx(
+        sum(h["precision_at_10"] for h in hand.values()) / 2, abs=1e-4)
+    assert blend["ndcg_at_20"] == pytest.approx(
+        sum(h["ndcg_at_20"] for h in hand.values()) / 2, abs=1e-4)
+    # the on-topic picks are found at all: the figures are not all zero
+    assert blend["in_top_2x"] >= 1
+
+
+def test_since_keeps_the_later_days(cli, days):
+    for ids in PICKS.values():
+        cli("star", *ids)
+    got = evaluate(cli, "--since", MAR02)
+    assert [d["day"] for d in got["blend"]["per_day"]] == [MAR02]
+    assert got["keywords"]["picks"] == len(PICKS[MAR02])
+
+
+def test_gold_picks_replace_the_labels_for_that_day(cli, days, tmp_path):
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text('{"id": "2602.24059", "title": "Quant Experts"}\n'
+                    '{"id": "2602.23722"}\n\n', encoding="utf-8")
+    got = evaluate(cli, "--date", MAR02, "--gold", str(gold))
+    want = by_hand(score_ranks(cli, MAR02), ["2602.24059", "2602.23722"])
+    assert got["blend"]["picks"] == 2 and got["blend"]["in_top_2x"] == want["in_top_2x"]
+    assert got["blend"]["ndcg_at_20"] == pytest.approx(want["ndcg_at_20"], abs=1e-4)
+    plain = tmp_path / "gold.txt"
+    plain.write_text("arXiv:2602.24059v1\n2602.23722\n", encoding="utf-8")
+    assert evaluate(cli, "--date", MAR02, "--gold", str(plain)) == got
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["--gold", "picks.txt"], "--gold needs --date"),
+    (["--date", MAR02], "--date goes with --gold"),
+    (["--date", MAR02, "--gold", "missing.txt"], "cannot read it"),
+    (["--date", MAR02, "--gold", "bad.txt"], "line 2: no arXiv id"),
+    (["--date", MAR02, "--gold", "elsewhere.txt"], "none of its papers"),
+])
+def test_bad_gold_input_is_one_line(cli, days, isolated_home, args, said):
+    folder = isolated_home.home.parent
+    (folder / "picks.txt").write_text("2602.24059\n")
+    (folder / "bad.txt").write_text("2602.24059\nnot an id\n")
+    (folder / "elsewhere.txt").write_text("2602.20191\n")  # a paper of another day
+    proc = cli("eval", *args)
+    assert proc.returncode == 2
+    assert said in proc.stderr and "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_learned_trains_only_on_the_other_days(cli, days, isolated_home):
+    """Labels on one day only: the learned ranking of that day is the ranking taught
+    nothing, the blend the one taught by them."""
+    from paperterm.scoring.local.blend import blended
+    from paperterm.services.evaluation import ranked_ids
+
+    cli("star", *PICKS[MAR02])
+    got = evaluate(cli)
+    store = Store.open(isolated_home.db)
+    try:
+        topic = with_follows(resolve_topic("moe", Config()).topic, [], store)
+        papers = store.papers.day_papers("cs.AI+cs.LG", date(2026, 3, 2))
+        untaught = ranked_ids(papers, blended(store, papers, topic, []) or [])
+    finally:
+        store.close()
+    want = by_hand(untaught, PICKS[MAR02])
+    assert got["learned"]["in_top_2x"] == want["in_top_2x"]
+    assert got["learned"]["ndcg_at_20"] == pytest.approx(want["ndcg_at_20"], abs=1e-4)
+
+
+def test_each_model_with_cached_scores_is_measured_with_its_cost(cli, days, isolated_home):
+    for ids in PICKS.values():
+        cli("star", *ids)
+    store = Store.open(isolated_home.db)
+    try:  # a model that put two of the day's picks on top, as its run cached them
+        topic = with_follows(resolve_topic("moe", Config()).topic, [], store)
+        papers = store.papers.day_papers("cs.AI+cs.LG", date(2026, 3, 2))
+        top, last = PICKS[MAR02][:2], PICKS[MAR02][2]
+        rows = [ScoreRow(p.id, p.version or 0, 9 if p.id in top else 1 if p.id == last else 2,
+                         5, "r") for p in papers]
+        save_answer(store.scores, ScoringTask(topic), model="openai/gpt-test",
+                    n_papers=len(rows), prompt_tokens=1000, completion_tokens=100,
+                    cost=0.0125, rows=rows, day=MAR02)
+    finally:
+        store.close()
+    got = evaluate(cli)
+    model = got["openai/gpt-test"]
+    assert model["days"] == 1 and model["picks"] == 3
+    assert model["in_top_2x"] == 2 and model["cost"] == pytest.approx(0.0125)
+    text = cli("eval")
+    assert text.returncode == 0
+    verdict = text.stdout.strip().splitlines()[-1]
+    assert "openai/gpt-test" in verdict and "$0.0125" in verdict
