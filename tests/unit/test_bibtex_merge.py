@@ -142,7 +142,7 @@ def test_update_replaces_in_place(tmp_path: Path) -> None:
     assert after.startswith(before[:start]) and after.endswith(before[end:])
     assert "@misc{old2602," in after and "{2602.20191}" in after and "2602.20191v3" not in after
     # the title differs from arXiv's: it may be the user's correction, so it is kept, and said
-    assert "An older export" in after and "{An} {Improved} {Title}" not in after
+    assert "An older export" in after and "An Improved Title" not in after
     assert any("old2602: kept your title" in w for w in result.warnings)
     # an identical entry is not rewritten
     assert export_papers([newer], target, update=True).skipped == [("2602.20191", "old2602")]
