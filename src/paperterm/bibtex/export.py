@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from paperterm.arxiv_id import bare_id, parse_arxiv_id
+from paperterm.arxiv_id import bare_id, find_arxiv_id
 from paperterm.atomic import (
     TargetError,
     atomic_write,
@@ -36,6 +37,23 @@ class ExportResult:
     text: str = ""  # the entries added or updated (everything, for target "-")
 
 
+# where an entry from elsewhere names its arXiv paper: an abs/pdf URL, arXiv's DOI
+# (10.48550/arXiv.ID) or "arXiv:ID" (Google Scholar's journal field)
+_ARXIV_REF = re.compile(r"(?:arxiv\.org/(?:abs|pdf)/|10\.48550/arxiv\.|\barxiv:\s*)(\S+)", re.I)
+_REF_FIELDS = ("url", "doi", "howpublished", "note", "journal", "pdf", "eprint", "link")
+
+
+def _arxiv_ids(block: Block) -> list[str]:
+    """The arXiv ids an entry's links and DOI name."""
+    found = []
+    for name in _REF_FIELDS:
+        for m in _ARXIV_REF.finditer(field_text(block.fields.get(name, ""))):
+            parsed = find_arxiv_id(m.group(1))
+            if parsed and m.group(1).lower().startswith(parsed.id.lower()):
+                found.append(parsed.id)
+    return found
+
+
 def _norm_id(value: str) -> str:
     return bare_id(value).lower()
 
@@ -58,9 +76,7 @@ class _Index:
             ids = []
             if "eprint" in b.fields:
                 ids.append(_norm_id(field_text(b.fields["eprint"])))
-            from_url = parse_arxiv_id(field_text(b.fields.get("url", "")))
-            if from_url:
-                ids.append(_norm_id(from_url.id))
+            ids += [_norm_id(i) for i in _arxiv_ids(b)]
             for i in ids:
                 self.by_id.setdefault(i, b)
             doi = _norm_doi(field_text(b.fields.get("doi", "")))
