@@ -33,6 +33,6 @@ class DeliveryQueries(Queries):
         return {(r[0], r[1]) for r in rows} & wanted
 
     def record_revisions(self, revisions: list[tuple[str, int]], channel: str) -> None:
-        with self.transaction() as c:
-            c.executemany("INSERT OR IGNORE INTO revisions_sent VALUES (?, ?, ?, ?)",
-                          [(i, v, channel, time.time()) for i, v in revisions])
+        """Record the (id, version) revisions told through `channel`."""
+        self.conn.executemany("INSERT OR IGNORE INTO revisions_sent VALUES (?, ?, ?, ?)",
+                              [(i, v, channel, time.time()) for i, v in revisions])
