@@ -80,3 +80,20 @@ def test_send_tells_each_revision_once(cli, isolated_home, tmp_path, hook) -> No
     later = cli("digest", "--feed", str(feeds[2]), "--send")
     assert later.returncode == 0, later.stderr
     assert len(hook.posts) == 3 and hook.posts[-1][1]["revised"] == []
+
+
+def test_export_update_takes_the_new_version_and_keeps_user_fields(cli, isolated_home,
+                                                                    tmp_path) -> None:
+    feeds = _prepare(cli, tmp_path)
+    bib = tmp_path / "refs.bib"
+    assert cli("export", "--ids", KEPT["id"], "-o", str(bib)).returncode == 0
+    bib.write_text(bib.read_text().replace("\n}", ",\n  note = {my note}\n}"))
+    revised = tmp_path / "d2-title.xml"
+    revised.write_bytes(rss(date(2026, 3, 2), [replacement(KEPT, title="A Revised Title")]))
+    assert cli("score", "--feed", str(revised), "--json").returncode == 0
+    proc = cli("export", "--ids", KEPT["id"], "--update", "-o", str(bib))
+    assert proc.returncode == 0, proc.stderr
+    assert "1 updated" in proc.stderr and "kept your title" not in proc.stderr
+    text = bib.read_text()
+    assert "title         = {A Revised Title}" in text and "= {my note}" in text
+    assert feeds  # the earlier days stay cached

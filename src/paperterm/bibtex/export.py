@@ -90,7 +90,8 @@ class _Index:
 
 def _merge(text: str, papers: Sequence[Paper], opts: dict[str, bool], pattern: str,
            update: bool, result: ExportResult, name: str,
-           extra: Mapping[str, dict[str, str]] | None = None) -> str:
+           extra: Mapping[str, dict[str, str]] | None = None,
+           earlier: Mapping[str, Paper] | None = None) -> str:
     """Return the new file text; fill `result`. Existing bytes are never re-serialised."""
     index = _Index(parse_bib(text, name))
     nl = "\r\n" if "\r\n" in text else "\n"  # keep the file's line endings
@@ -108,7 +109,11 @@ def _merge(text: str, papers: Sequence[Paper], opts: dict[str, bool], pattern: s
         if block is not None:
             key = block.key
             built = build_entry(paper, key, **opts, extra=(extra or {}).get(paper.id))
-            entry, kept = updated_entry(block, built.text, nl) if update else ("", [])
+            before = (earlier or {}).get(paper.id)
+            previous = (build_entry(before, key, unicode=opts["unicode"],
+                                    prefer_journal=opts["prefer_journal"]).text
+                        if before is not None else None)
+            entry, kept = updated_entry(block, built.text, nl, previous) if update else ("", [])
             if update and block.start not in replaced and text[block.start : block.end] != entry:
                 replaced[block.start] = (block, entry)
                 result.updated.append((paper.id, key))
@@ -143,14 +148,16 @@ def _merge(text: str, papers: Sequence[Paper], opts: dict[str, bool], pattern: s
 def export_papers(papers: Sequence[Paper], target: Path | str, *, unicode: bool = False,
                   prefer_journal: bool = False, key_pattern: str = DEFAULT_PATTERN,
                   update: bool = False,
-                  extra: Mapping[str, dict[str, str]] | None = None) -> ExportResult:
+                  extra: Mapping[str, dict[str, str]] | None = None,
+                  earlier: Mapping[str, Paper] | None = None) -> ExportResult:
     """Merge `papers` into the .bib file `target` (created if missing) or render for "-".
 
     Papers already in the file (same arXiv id, any version, or same DOI) are skipped, or
-    replaced in place when `update`. Raises BibError for an unparsable, read-only or
-    unwritable file, which is then left untouched, and for a target that is not a regular
-    file (a directory, FIFO or device is never opened for writing); a symlink is written
-    through; KeyPatternError (a BibError) for a bad `key_pattern`.
+    replaced in place when `update` (`earlier`: the version each paper revises, by id, so a
+    title still as arXiv had it takes the new version's). Raises BibError for an unparsable,
+    read-only or unwritable file, which is then left untouched, and for a target that is
+    not a regular file (a directory, FIFO or device is never opened for writing); a symlink
+    is written through; KeyPatternError (a BibError) for a bad `key_pattern`.
     """
     check_pattern(key_pattern)
     opts = {"unicode": unicode, "prefer_journal": prefer_journal}
@@ -168,7 +175,8 @@ def export_papers(papers: Sequence[Paper], target: Path | str, *, unicode: bool 
         with locked(path):
             raw = read_regular(path) or b""
             text = raw.decode("utf-8", errors="surrogateescape")
-            out = _merge(text, papers, opts, key_pattern, update, result, str(path), extra)
+            out = _merge(text, papers, opts, key_pattern, update, result, str(path), extra,
+                         earlier)
             if out != text:
                 if unicode and not _is_utf8(raw) and not out.isascii():
                     result.warnings.append(f"{path}: is not UTF-8; the new entries are UTF-8")
