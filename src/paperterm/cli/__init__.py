@@ -22,6 +22,7 @@ COMMANDS = {"tui": "reader", "score": "score", "digest": "digest", "export": "ex
             "summarize": "summarize", "doctor": "doctor"}
 COMMANDS["learn"] = "learn"
 COMMANDS["enrich"] = "enrich"
+COMMANDS["manpage"] = "manpage"
 
 
 def main(argv: list[str] | None = None) -> int:
