@@ -41,6 +41,9 @@ SYNTHETIC = [
     ("9901.00004", "β-VAE meets Ψ-Samplers and MI²DAS with $κ$-Means",
      ["Đặng Văn Lâm", "Søren Kierkegaard", "ATLAS Collaboration"]),
     ("9901.00005", "北京 Data for Multilingual LLMs", ["王伟", "Wei Zhang (张伟)"]),
+    ("9901.00006", "Is The \\mymethod{} GPT-4 MoE \\newcommand{\\x}{y} with LoRA: "
+     "$\\text{\\input{/etc/hostname}} \\in \\mathbb{R}$ and \\cite{z}",
+     ["Patryk Chrabąszcz", "Łukasz Dębski"]),
 ]
 
 
@@ -137,9 +140,10 @@ def check(papers: list[Paper], unicode: bool, keep: bool, engine: str = "pdflate
             pre = biblatex if engine != "pdflatex" else "\\usepackage[T1]{fontenc}\n" + biblatex
             runs.append((engine, "biber", pre, "\\printbibliography"))
         else:
-            runs.append(("pdflatex", "bibtex", "",
+            t1 = "\\usepackage[T1]{fontenc}\n"  # Polish names keep \\k{a} (ą)
+            runs.append(("pdflatex", "bibtex", t1,
                          "\\bibliographystyle{plain}\n\\bibliography{refs}"))
-            runs.append(("pdflatex", "biber", biblatex, "\\printbibliography"))
+            runs.append(("pdflatex", "biber", t1 + biblatex, "\\printbibliography"))
         failed = 0
         for engine, tool, pre, block in runs:
             if shutil.which(engine) is None or shutil.which(tool) is None:

@@ -11,6 +11,7 @@ from typing import Any, Literal
 from paperterm.arxiv_id import parse_arxiv_id
 from paperterm.hygiene import clean_line, clean_text
 from paperterm.models import Paper, Topic
+from paperterm.revisions import Revision, diff_summary
 from paperterm.scoring.types import RunSummary, Score, has_score, status_counts
 from paperterm.texrender import tex_to_unicode as tex
 
@@ -127,12 +128,14 @@ def render_digest(
     summaries: DigestSummaries | None = None,
     instead: str = "",
     top: int | None = None,
+    revised: Sequence[Revision] = (),
 ) -> str:
     """The digest text. `min_relevance` hides scored papers below it; unscored papers are
     always listed (at the end, with the reason). `summaries` adds those of the top papers.
     `instead`: the day asked for could not be loaded, and what this digest shows instead.
     `top`: Markdown lists only the best `top` scored papers, abstracts trimmed (None: every
-    paper, whole abstracts); JSON always has every paper."""
+    paper, whole abstracts); JSON always has every paper.
+    `revised`: kept papers that came back revised ("Revised papers you kept")."""
     ordered = _order(papers, scores)
     shown = [
         p
@@ -157,6 +160,7 @@ def render_digest(
             hidden,
             summaries,
             instead,
+            revised,
         )
     if fmt != "md":
         raise ValueError(f"unknown digest format {fmt!r} (expected 'md' or 'json')")
@@ -228,6 +232,7 @@ def render_digest(
         out.append("")
     if not shown:
         out += ["*No scored papers to show.*", ""]
+    out += revised_section(revised)
     if unscored:
         out += [f"## Unscored ({len(unscored)})", ""]
         for p in unscored:
@@ -237,6 +242,29 @@ def render_digest(
             )
         out.append("")
     return "\n".join(out).rstrip() + "\n"
+
+
+REVISED_HEADING = "Revised papers you kept"
+
+
+def revised_line(rev: Revision) -> str:
+    """One revision as a Markdown list item: title, link, versions, what changed."""
+    return (f"- **{md_escape(tex(rev.new.title))}** · {_link(rev.new)} · {rev.label} · "
+            f"{diff_summary(rev)}")
+
+
+def revised_section(revised: Sequence[Revision]) -> list[str]:
+    """The "Revised papers you kept" section's Markdown lines (none without revisions)."""
+    if not revised:
+        return []
+    return [f"## {REVISED_HEADING} ({len(revised)})", "", *map(revised_line, revised), ""]
+
+
+def revised_json(rev: Revision) -> dict[str, Any]:
+    return {"id": rev.id, "version": rev.new.version, "revised_from": rev.old.version,
+            "title": tex(rev.new.title), "url": rev.new.abs_url,
+            "title_changed": rev.title_changed, "abstract_changed": rev.abstract_changed,
+            "changes": diff_summary(rev)}
 
 
 def _summaries_row(summaries: DigestSummaries) -> str:
@@ -278,6 +306,7 @@ def _json(
     hidden: int,
     summaries: DigestSummaries | None = None,
     instead: str = "",
+    revised: Sequence[Revision] = (),
 ) -> str:
     doc: dict[str, Any] = {
         "day": day_label,
@@ -305,6 +334,7 @@ def _json(
         "hidden": hidden,
         "papers": [_paper_json(p, scores[p.id]) for p in shown],
         "unscored": [_paper_json(p, scores.get(p.id)) for p in unscored],
+        "revised": [revised_json(r) for r in revised],
     }
     if summaries is not None:
         for entry in doc["papers"]:

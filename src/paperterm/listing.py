@@ -18,7 +18,7 @@ from paperterm.sort_text import title_key
 from paperterm.textsearch import Term, index_text, matches, parse_query
 
 if TYPE_CHECKING:
-    pass
+    from paperterm.revisions import Revision
 
 # Sort keys in the order `s` cycles through them, with the label shown in the header.
 SORT_KEYS: tuple[str, ...] = ("relevance", "novelty", "combined", "title", "category", "order")
@@ -70,6 +70,7 @@ class Entry:
     tags: tuple[str, ...] = ()  # the user's tags and note, shown in the preview
     note: str = ""
     day: str = ""  # the announcement day, in views of several days
+    revision: Revision | None = None  # a kept paper come back with a higher version
 
     @property
     def id(self) -> str:

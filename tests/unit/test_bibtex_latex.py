@@ -33,7 +33,7 @@ def run(*args: str) -> str:
 def test_pdflatex_bibtex_and_biber_build_cleanly() -> None:
     out = run()
     assert "pdflatex+bibtex: ok" in out and "pdflatex+biber: ok" in out
-    assert "exported 249 entries" in out  # 244 real papers + 5 synthetic hard cases
+    assert "exported 250 entries" in out  # 244 real papers + 6 synthetic hard cases
     assert "王伟" in out  # the CJK name was reported, not silently mangled
 
 

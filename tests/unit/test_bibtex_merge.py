@@ -142,7 +142,7 @@ def test_update_replaces_in_place(tmp_path: Path) -> None:
     assert after.startswith(before[:start]) and after.endswith(before[end:])
     assert "@misc{old2602," in after and "{2602.20191}" in after and "2602.20191v3" not in after
     # the title differs from arXiv's: it may be the user's correction, so it is kept, and said
-    assert "An older export" in after and "{An} {Improved} {Title}" not in after
+    assert "An older export" in after and "An Improved Title" not in after
     assert any("old2602: kept your title" in w for w in result.warnings)
     # an identical entry is not rewritten
     assert export_papers([newer], target, update=True).skipped == [("2602.20191", "old2602")]
@@ -171,7 +171,7 @@ def test_unparsable_file_is_left_untouched(tmp_path: Path, text: str, line: int 
     if line is not None:
         assert f"{target}:{line}:" in str(exc.value)
     assert target.read_bytes() == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["home", "refs.bib"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["refs.bib"]
 
 
 def test_scanner_blocks_and_lines() -> None:
@@ -243,12 +243,10 @@ def test_bad_key_pattern_touches_nothing(tmp_path: Path) -> None:
     assert not target.exists()
 
 
-def test_lock_in_the_data_dir_serialises_writers(tmp_path: Path) -> None:
+def test_the_lock_on_the_bib_folder_serialises_writers(tmp_path: Path) -> None:
     target = tmp_path / "refs.bib"
-    lock = lock_file(target)
-    assert lock.parent.parent == tmp_path / "home"  # paperterm's data dir, not the user's
-    lock.parent.mkdir(parents=True)
-    fd = os.open(lock, os.O_RDWR | os.O_CREAT)
+    assert lock_file(target) == tmp_path  # beside the .bib, whatever the data dir
+    fd = os.open(tmp_path, os.O_RDONLY)
     fcntl.flock(fd, fcntl.LOCK_EX)
     done = threading.Event()
     thread = threading.Thread(target=lambda: (export_papers([paper()], target), done.set()))
@@ -258,9 +256,12 @@ def test_lock_in_the_data_dir_serialises_writers(tmp_path: Path) -> None:
     os.close(fd)
     thread.join(10)
     assert done.is_set() and target.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["refs.bib"]  # no lock file left
 
 
-def _worker(target: str, ids: list[str]) -> None:
+def _worker(target: str, ids: list[str], home: str | None = None) -> None:
+    if home is not None:
+        os.environ["PAPERTERM_HOME"] = home
     for pid in ids:  # one read-merge-write cycle per paper: many chances to interleave
         export_papers([paper(pid, f"Paper {pid}")], target)
 
@@ -279,3 +280,43 @@ def test_concurrent_processes_lose_nothing(tmp_path: Path, read_bib) -> None:
     entries = read_bib(target.read_text())
     assert sorted(e["eprint"] for e in entries) == sorted(ids_a + ids_b)  # none dropped
     assert len({e["ID"] for e in entries}) == 80
+
+
+def test_processes_with_different_data_dirs_lose_nothing(tmp_path: Path, read_bib) -> None:
+    """Two PAPERTERM_HOMEs, one .bib: the lock lives beside the .bib, not in a data dir."""
+    target = tmp_path / "shared" / "refs.bib"
+    target.parent.mkdir()
+    ids = {"a": [f"2604.{i:05d}" for i in range(60)], "b": [f"2605.{i:05d}" for i in range(60)]}
+    ctx = multiprocessing.get_context("spawn")
+    procs = [ctx.Process(target=_worker, args=(str(target), ids[h], str(tmp_path / h)))
+             for h in ids]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(180)
+        assert p.exitcode == 0
+    entries = read_bib(target.read_text())
+    assert sorted(e["eprint"] for e in entries) == sorted(ids["a"] + ids["b"])
+
+
+@pytest.mark.parametrize("existing", [
+    "@misc{bydoi, title={T}, doi = {10.48550/arXiv.2602.20175}}",
+    "@misc{bydoiurl, title={T}, doi = {https://doi.org/10.48550/ARXIV.2602.20175}}",
+    "@misc{byurl, title={T}, url = {https://arxiv.org/abs/2602.20175v3/}}",
+    "@misc{bypdf, title={T}, howpublished = {\\url{https://arxiv.org/pdf/2602.20175v1.pdf}}}",
+    "@article{scholar, title={T}, journal = {arXiv preprint arXiv:2602.20175}, year={2026}}",
+    "@misc{query, title={T}, url = {https://arxiv.org/abs/2602.20175?context=cs}}",
+])
+def test_a_paper_already_there_by_arxiv_doi_or_url_is_not_added_again(
+        tmp_path: Path, existing: str) -> None:
+    target = tmp_path / "refs.bib"
+    write(target, existing + "\n")
+    result = export_papers([paper()], target)
+    assert result.added == [] and len(result.skipped) == 1
+    assert target.read_text() == existing + "\n"
+
+
+def test_an_arxiv_doi_of_another_paper_is_no_match(tmp_path: Path) -> None:
+    target = tmp_path / "refs.bib"
+    write(target, "@misc{other, title={T}, doi = {10.48550/arXiv.2602.20176}}\n")
+    assert len(export_papers([paper()], target).added) == 1

@@ -60,9 +60,22 @@ def bibtex_balanced(text: str) -> bool:
     ("Wei Zhang (张伟)", "Zhang, Wei"),
 ])
 def test_author_names(raw: str, expected: str) -> None:
-    text, lost = format_name(parse(raw))
+    text, lost, _ = format_name(parse(raw))
     assert text == expected
     assert lost == []
+
+
+def test_polish_letters_keep_their_ogonek_and_say_what_pdflatex_needs() -> None:
+    text, lost, t1 = format_name(parse("Patryk Chrabąszcz"))
+    assert text == "Chrab{\\k{a}}szcz, Patryk" and lost == [] and t1 == ["ą"]
+    built = build_entry(paper(authors=("Patryk Chrabąszcz",)), "k")
+    assert "Chrab{\\k{a}}szcz" in built.text
+    assert len(built.warnings) == 1 and "T1" in built.warnings[0]
+
+
+def test_lost_character_warning_names_the_unicode_flag() -> None:
+    built = build_entry(paper(authors=("王伟",)), "k")
+    assert "--unicode" in built.warnings[0] and "unicode=True" not in built.warnings[0]
 
 
 def test_cjk_name_is_reported_and_kept_valid() -> None:
@@ -78,7 +91,7 @@ def test_cjk_name_is_reported_and_kept_valid() -> None:
 def test_unicode_mode_keeps_utf8_but_escapes_specials() -> None:
     entry = render_entry(paper(title="Café & Crème: 50% {unbalanced", authors=("Jürgen Ö",)),
                          "k", unicode=True)
-    assert "{Caf\u00e9} \\& {Cr\u00e8me}: 50\\% \\textbraceleft{}unbalanced" in entry
+    assert "Caf\u00e9 \\& Cr\u00e8me: 50\\% \\textbraceleft{}unbalanced" in entry
     assert "{\\\"" not in entry and "\u00d6, J\u00fcrgen" in entry
     assert bibtex_balanced(entry)
 
@@ -91,22 +104,25 @@ def test_tex_accents_decoded() -> None:
 # --- titles ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("raw", "expected"), [
-    ("Sparse MoE for LLMs with Transformers", "{Sparse} {MoE} for {LLM}s with {Transformers}"),
-    ("Deep unfolding of MCMC kernels", "{Deep} unfolding of {MCMC} kernels"),
-    ("Scalable, modular & explainable GANs", "{Scalable}, modular \\& explainable {GAN}s"),
+    ("Sparse MoE for LLMs with Transformers", "Sparse {MoE} for {LLM}s with Transformers"),
+    ("Deep unfolding of MCMC kernels", "Deep unfolding of {MCMC} kernels"),
+    ("Scalable, modular & explainable GANs", "Scalable, modular \\& explainable {GAN}s"),
     ("50% faster #1 snake_case", "50\\% faster \\#1 snake\\_case"),
     ("Complexity of $\\ell_1$-Regularized PageRank",
-     "{Complexity} of $\\ell_1$-{Regularized} {PageRank}"),
-    ("$κ$-Explorer", "$\\kappa$-{Explorer}"),
-    ("Standard rates with $C^{s,λ}$ targets", "{Standard} rates with $C^{s,\\lambda}$ targets"),
+     "Complexity of $\\ell_1$-Regularized {PageRank}"),
+    ("$κ$-Explorer", "$\\kappa$-Explorer"),
+    ("Standard rates with $C^{s,λ}$ targets", "Standard rates with $C^{s,\\lambda}$ targets"),
     ("MI$^2$DAS: a_b", "{MI}$^2${DAS}: a\\_b"),
-    ("A $50\\%$ gain in $x & y$", "{A} $50\\%$ gain in $x \\& y$"),
-    ("\\emph{Transformers} are {BERT}ology", "\\emph{{Transformers}} are {BERT}ology"),
-    ("Schrödinger bridge", "{Schr{\\\"o}dinger} bridge"),
-    ("β-VAE and Ψ-samplers", "{$\\beta$}-{VAE} and {{$\\Psi$}}-samplers"),
-    ("Coupled Cluster con MōLe", "{Coupled} {Cluster} con {M{\\=o}Le}"),
-    ("Sets $\\{0,1\\}^n$", "{Sets} $\\{0,1\\}^n$"),
+    ("A $50\\%$ gain in $x & y$", "A $50\\%$ gain in $x \\& y$"),
+    ("\\emph{Transformers} are {BERT}ology", "\\emph{Transformers} are {BERT}ology"),
+    ("Schrödinger bridge", "Schr{\\\"o}dinger bridge"),
+    ("β-VAE and Ψ-samplers", "{{$\\beta$}-VAE} and {$\\Psi$}-samplers"),
+    ("Coupled Cluster con MōLe", "Coupled Cluster con {M{\\=o}Le}"),
+    ("Sets $\\{0,1\\}^n$", "Sets $\\{0,1\\}^n$"),
     ("cost $5 only", "cost \\$5 only"),
+    ("Is The GPT-4 MoE with LoRA and ReLU All You Need?",
+     "Is The {GPT-4} {MoE} with {LoRA} and {ReLU} All You Need?"),
+    ("t-SNE, T5 and 3D Q-Learning", "{t-SNE}, {T5} and {3D} Q-Learning"),
     ("x^2 < y", "x\\textasciicircum{}2 \\textless{} y"),
 ])
 def test_titles(raw: str, expected: str) -> None:
@@ -128,14 +144,14 @@ def test_unbalanced_input_gives_balanced_output(raw: str) -> None:
 
 
 def test_unbalanced_brace_is_escaped_not_dropped() -> None:
-    assert title("Stray} closer") == "{Stray}\\textbraceright{} closer"
+    assert title("Stray} closer") == "Stray\\textbraceright{} closer"
     assert title("open {brace") == "open \\textbraceleft{}brace"
 
 
 def test_non_ascii_fallbacks_are_reported() -> None:
     out = render("Łukasz Dębski in 北京 with ﬁne ặ")
-    assert out.text == "{\\L}ukasz Debski in ?? with fine {\\u{a}}"
-    assert set(out.lost) == {"ę", "北", "京", "ặ"}  # the ligature ﬁ is a silent NFKD fold
+    assert out.text == "{\\L}ukasz D{\\k{e}}bski in ?? with fine {\\u{a}}"
+    assert set(out.lost) == {"北", "京", "ặ"}  # the ligature ﬁ is a silent NFKD fold
     assert out.text.isascii()
 
 
@@ -192,7 +208,7 @@ def test_misc_entry_fields() -> None:
     assert entry.startswith("@misc{vdm,\n") and entry.endswith("\n}\n")
     f = fields(entry)
     assert f == {
-        "title": "{{Visualizing} {Data} using t-{SNE}}",
+        "title": "{Visualizing Data using {t-SNE}}",
         "author": "{van der Maaten, Laurens and Hinton, Geoffrey}",
         "year": "{2026}", "month": "feb", "eprint": "{2602.20175}",
         "archivePrefix": "{arXiv}", "primaryClass": "{cs.LG}", "eprinttype": "{arxiv}",
@@ -235,3 +251,15 @@ def test_terminal_escapes_and_control_characters_never_reach_the_bib_file():
         text = _render(_replace(hostile), "k", unicode=unicode)
         assert not any((ord(ch) < 32 and ch != "\n") or 0x7F <= ord(ch) <= 0x9F for ch in text)
         assert "Red" in text and "Person" in text
+
+
+@pytest.mark.parametrize(("raw", "expected"), [
+    ("The \\mymethod{} approach", "The \\textbackslash{}mymethod{} approach"),
+    ("\\newcommand{\\x}{y} z", "\\textbackslash{}newcommand{\\textbackslash{}x}{y} z"),
+    ("$\\text{\\input{/etc/hostname}}$", "$\\mbox{\\textbackslash{}input{/etc/hostname}}$"),
+    ("$x \\in \\mathbb{R} \\mymethod$", "$x \\in \\mathbf{R} \\backslash{}\\mathrm{mymethod}$"),
+    ("\\cite{k} and \\emph{kept}", "\\textbackslash{}cite{k} and \\emph{kept}"),
+])
+def test_commands_a_bare_document_does_not_know_are_written_as_text(raw: str,
+                                                                    expected: str) -> None:
+    assert render(raw).text == expected

@@ -1,4 +1,5 @@
-"""A small tolerant .bib scanner (with line numbers) and the lock for writing one.
+"""A small tolerant .bib scanner (with line numbers) and the lock for writing one (on the
+folder holding it).
 
 Only what merging needs: the span, type, key and fields of each block. Text between
 blocks is free text (BibTeX treats it as a comment); nothing is ever re-serialised.
@@ -8,7 +9,6 @@ from __future__ import annotations
 
 import bisect
 import contextlib
-import hashlib
 import os
 import re
 from collections.abc import Iterator
@@ -190,31 +190,24 @@ def field_text(raw: str) -> str:
 
 
 def lock_file(path: Path) -> Path:
-    """Where the lock for writing `path` lives: in paperterm's data dir, never beside the
-    user's file (a `.lock` there would be left behind in their folder)."""
-    from paperterm import paths
-
-    digest = hashlib.sha256(os.fsencode(path)).hexdigest()[:16]
-    return paths.data_dir() / "locks" / f"{path.name[:40]}-{digest}.lock"
+    """What is locked for writing `path`: the folder holding it, so every process writing
+    that .bib (whatever its data dir) waits for the others, and no `.lock` file is left in
+    the user's folder. The .bib itself cannot serve: each write replaces it (a new inode)."""
+    return path.parent
 
 
 @contextlib.contextmanager
 def locked(path: Path) -> Iterator[None]:
-    """Hold an exclusive advisory lock for writing `path` (see `lock_file`); when the data
-    dir cannot hold it, lock the file itself. No-op without fcntl."""
+    """Hold an exclusive advisory lock for writing `path` (see `lock_file`). No-op without
+    fcntl, or when the folder cannot be opened (the write reports its own error)."""
     if fcntl is None:  # pragma: no cover
         yield
         return
-    lock_path = lock_file(path)
     try:
-        lock_path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        fd = os.open(lock_file(path), os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     except OSError:
-        try:
-            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-        except OSError:
-            yield  # neither: nothing to lock (the write reports its own error)
-            return
+        yield
+        return
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from paperterm.bibtex.keys import arxiv_date
@@ -41,24 +42,27 @@ def build_entry(paper: Paper, key: str, *, unicode: bool = False,
     adds text fields (the user's `note`, `keywords`), whitespace collapsed to one line."""
     warnings: list[str] = []
 
-    def note_lost(what: str, lost: list[str]) -> None:
+    t1: list[str] = []
+
+    def note_lost(what: str, lost: list[str], kept_t1: Sequence[str] = ()) -> None:
+        t1.extend(kept_t1)
         if lost:
             chars = "".join(dict.fromkeys(lost))
             warnings.append(
                 f"{paper.id}: {what} has characters with no pdflatex-safe LaTeX form "
-                f"({chars}); written as ASCII/'?' -- export with unicode=True for biber/"
+                f"({chars}); written as ASCII/'?' -- export with --unicode for biber/"
                 "XeLaTeX/LuaLaTeX to keep them"
             )
 
     title = render(paper.title, unicode=unicode, protect=True)
-    note_lost("title", title.lost)
+    note_lost("title", title.lost, title.t1)
     authors = []
     for raw in paper.authors:
         if raw.strip().lower() in _ET_AL:
             authors.append("others")
             continue
-        text, lost = format_name(parse(raw), unicode=unicode)
-        note_lost(f"author {raw!r}", lost)
+        text, lost, kept = format_name(parse(raw), unicode=unicode)
+        note_lost(f"author {raw!r}", lost, kept)
         if text:
             authors.append(text)
     year, month = arxiv_date(paper)
@@ -96,6 +100,10 @@ def build_entry(paper: Paper, key: str, *, unicode: bool = False,
         rendered = render(" ".join(value.split()), unicode=unicode)
         note_lost(name, rendered.lost)
         fields.append((name, "{" + rendered.text + "}"))
+    if t1:
+        warnings.append(
+            f"{paper.id}: {''.join(dict.fromkeys(t1))} written with \\k{{}}: pdflatex needs "
+            "\\usepackage[T1]{fontenc} (as for any Polish or Lithuanian name)")
     width = max(len(name) for name, _ in fields)
     body = ",\n".join(f"  {name.ljust(width)} = {value}" for name, value in fields)
     kind = "article" if is_article else "misc"

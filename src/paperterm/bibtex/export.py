@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from paperterm.arxiv_id import bare_id, parse_arxiv_id
+from paperterm.arxiv_id import bare_id, find_arxiv_id
 from paperterm.atomic import (
     TargetError,
     atomic_write,
@@ -36,6 +37,23 @@ class ExportResult:
     text: str = ""  # the entries added or updated (everything, for target "-")
 
 
+# where an entry from elsewhere names its arXiv paper: an abs/pdf URL, arXiv's DOI
+# (10.48550/arXiv.ID) or "arXiv:ID" (Google Scholar's journal field)
+_ARXIV_REF = re.compile(r"(?:arxiv\.org/(?:abs|pdf)/|10\.48550/arxiv\.|\barxiv:\s*)(\S+)", re.I)
+_REF_FIELDS = ("url", "doi", "howpublished", "note", "journal", "pdf", "eprint", "link")
+
+
+def _arxiv_ids(block: Block) -> list[str]:
+    """The arXiv ids an entry's links and DOI name."""
+    found = []
+    for name in _REF_FIELDS:
+        for m in _ARXIV_REF.finditer(field_text(block.fields.get(name, ""))):
+            parsed = find_arxiv_id(m.group(1))
+            if parsed and m.group(1).lower().startswith(parsed.id.lower()):
+                found.append(parsed.id)
+    return found
+
+
 def _norm_id(value: str) -> str:
     return bare_id(value).lower()
 
@@ -58,9 +76,7 @@ class _Index:
             ids = []
             if "eprint" in b.fields:
                 ids.append(_norm_id(field_text(b.fields["eprint"])))
-            from_url = parse_arxiv_id(field_text(b.fields.get("url", "")))
-            if from_url:
-                ids.append(_norm_id(from_url.id))
+            ids += [_norm_id(i) for i in _arxiv_ids(b)]
             for i in ids:
                 self.by_id.setdefault(i, b)
             doi = _norm_doi(field_text(b.fields.get("doi", "")))
@@ -74,7 +90,8 @@ class _Index:
 
 def _merge(text: str, papers: Sequence[Paper], opts: dict[str, bool], pattern: str,
            update: bool, result: ExportResult, name: str,
-           extra: Mapping[str, dict[str, str]] | None = None) -> str:
+           extra: Mapping[str, dict[str, str]] | None = None,
+           earlier: Mapping[str, Paper] | None = None) -> str:
     """Return the new file text; fill `result`. Existing bytes are never re-serialised."""
     index = _Index(parse_bib(text, name))
     nl = "\r\n" if "\r\n" in text else "\n"  # keep the file's line endings
@@ -92,7 +109,11 @@ def _merge(text: str, papers: Sequence[Paper], opts: dict[str, bool], pattern: s
         if block is not None:
             key = block.key
             built = build_entry(paper, key, **opts, extra=(extra or {}).get(paper.id))
-            entry, kept = updated_entry(block, built.text, nl) if update else ("", [])
+            before = (earlier or {}).get(paper.id)
+            previous = (build_entry(before, key, unicode=opts["unicode"],
+                                    prefer_journal=opts["prefer_journal"]).text
+                        if before is not None else None)
+            entry, kept = updated_entry(block, built.text, nl, previous) if update else ("", [])
             if update and block.start not in replaced and text[block.start : block.end] != entry:
                 replaced[block.start] = (block, entry)
                 result.updated.append((paper.id, key))
@@ -127,14 +148,16 @@ def _merge(text: str, papers: Sequence[Paper], opts: dict[str, bool], pattern: s
 def export_papers(papers: Sequence[Paper], target: Path | str, *, unicode: bool = False,
                   prefer_journal: bool = False, key_pattern: str = DEFAULT_PATTERN,
                   update: bool = False,
-                  extra: Mapping[str, dict[str, str]] | None = None) -> ExportResult:
+                  extra: Mapping[str, dict[str, str]] | None = None,
+                  earlier: Mapping[str, Paper] | None = None) -> ExportResult:
     """Merge `papers` into the .bib file `target` (created if missing) or render for "-".
 
     Papers already in the file (same arXiv id, any version, or same DOI) are skipped, or
-    replaced in place when `update`. Raises BibError for an unparsable, read-only or
-    unwritable file, which is then left untouched, and for a target that is not a regular
-    file (a directory, FIFO or device is never opened for writing); a symlink is written
-    through; KeyPatternError (a BibError) for a bad `key_pattern`.
+    replaced in place when `update` (`earlier`: the version each paper revises, by id, so a
+    title still as arXiv had it takes the new version's). Raises BibError for an unparsable,
+    read-only or unwritable file, which is then left untouched, and for a target that is
+    not a regular file (a directory, FIFO or device is never opened for writing); a symlink
+    is written through; KeyPatternError (a BibError) for a bad `key_pattern`.
     """
     check_pattern(key_pattern)
     opts = {"unicode": unicode, "prefer_journal": prefer_journal}
@@ -152,7 +175,8 @@ def export_papers(papers: Sequence[Paper], target: Path | str, *, unicode: bool 
         with locked(path):
             raw = read_regular(path) or b""
             text = raw.decode("utf-8", errors="surrogateescape")
-            out = _merge(text, papers, opts, key_pattern, update, result, str(path), extra)
+            out = _merge(text, papers, opts, key_pattern, update, result, str(path), extra,
+                         earlier)
             if out != text:
                 if unicode and not _is_utf8(raw) and not out.isascii():
                     result.warnings.append(f"{path}: is not UTF-8; the new entries are UTF-8")

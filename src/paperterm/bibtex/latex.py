@@ -12,6 +12,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from itertools import combinations
 
+from paperterm.bibtex.known import SUBSTITUTES, TEXT_ARGUMENT, is_known
 from paperterm.bibtex.tables import (
     ACCENT_TO_MARK,
     ACCENTS,
@@ -22,6 +23,7 @@ from paperterm.bibtex.tables import (
     MATH_ESCAPE,
     SUB,
     SUPER,
+    T1_ACCENTS,
     TEXT,
     fold_ascii,
     math_command,
@@ -61,6 +63,7 @@ _CMD_RE = re.compile(r"\\(?:[A-Za-z]+|[^A-Za-z])")
 _MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
 _CLUSTER = re.compile(f".[{_MARKS}]*", re.S)
 _WORD = re.compile(f"(?:[^\\W_]|[{_MARKS}])+")
+_COMPOUND = re.compile(f"{_WORD.pattern}(?:-{_WORD.pattern})*")  # "GPT-4", "t-SNE"
 
 
 @dataclass
@@ -126,6 +129,7 @@ def _scan(text: str) -> _Scan:
 class Rendered:
     text: str
     lost: list[str] = field(default_factory=list)  # chars replaced by a placeholder or folded
+    t1: list[str] = field(default_factory=list)  # chars kept with a T1-only accent (\\k)
 
 
 class _Renderer:
@@ -135,6 +139,7 @@ class _Renderer:
         self.protect = protect
         self.scan = _scan(text)
         self.lost: list[str] = []
+        self.t1: list[str] = []
 
     def chars(self, text: str) -> str:
         """Render text-mode characters, an accented letter with its combining marks at once."""
@@ -173,7 +178,7 @@ class _Renderer:
         folded = fold_ascii(ch)
         if folded.strip() and folded.isprintable():
             if not unicodedata.decomposition(ch[0]).startswith("<"):
-                self.lost.append(ch)  # e.g. ą, đ: no OT1-safe form, transliterated
+                self.lost.append(ch)  # e.g. đ: no pdflatex-safe form, transliterated
             return "".join(ASCII_TEXT.get(c, c) for c in folded)
         if unicodedata.category(ch[0]).startswith("Z"):
             return " "
@@ -195,10 +200,12 @@ class _Renderer:
             for combo in combinations(marks, size):
                 composed = unicodedata.normalize("NFC", base + "".join(combo))
                 if len(composed) == 1 and ord(composed) < 0x180 and all(
-                    m in ACCENTS for m in combo
+                    m in ACCENTS or m in T1_ACCENTS for m in combo
                 ):
                     if size < len(marks):
                         self.lost.append(ch)
+                    if any(m in T1_ACCENTS for m in combo):
+                        self.t1.append(ch)
                     return "{" + self._accent_macro(base, combo) + "}"
         return None
 
@@ -206,7 +213,7 @@ class _Renderer:
     def _accent_macro(base: str, marks: tuple[str, ...]) -> str:
         out = base
         for m in marks:
-            cmd = ACCENTS[m]
+            cmd = ACCENTS.get(m) or T1_ACCENTS[m]
             out = f"\\{cmd}{out}" if not cmd.isalpha() and len(out) == 1 else f"\\{cmd}{{{out}}}"
         return out
 
@@ -243,8 +250,17 @@ class _Renderer:
                     tok = "\\lbrace " if tok == "\\{" else "\\rbrace "
                 elif tok == "\\\\":
                     tok = " "
-                elif tok[1:].isalpha() and is_unsafe_command(tok[1:]):  # as text (texsafe)
-                    tok = "\\backslash{}\\mathrm{" + tok[1:] + "}"
+                elif tok[1:].isalpha():
+                    name = SUBSTITUTES.get(tok[1:], tok[1:])
+                    j = m.end()
+                    if name in TEXT_ARGUMENT and src[j : j + 1] == "{" and j in self.scan.paired:
+                        end = self._group_end(j)  # \text{...}: its argument is text
+                        out.append(f"\\{name}{{{self.render(j + 1, end, False)}}}")
+                        i = end + 1
+                        continue
+                    # unknown to a bare document, or unsafe (texsafe): as text
+                    safe = is_known(name) and not is_unsafe_command(name)
+                    tok = "\\" + name if safe else "\\backslash{}\\mathrm{" + name + "}"
                 out.append(tok)
                 i = m.end()
                 continue
@@ -261,7 +277,7 @@ class _Renderer:
         return "".join(out)
 
     def render(self, lo: int, hi: int, protect: bool) -> str:
-        """Render src[lo:hi] in text mode; `protect` braces capitalised words and acronyms."""
+        """Render src[lo:hi] in text mode; `protect` braces acronyms and mixed-case words."""
         out: list[str] = []
         src, scan = self.src, self.scan
         maths = {s: e for s, e in scan.math}
@@ -328,9 +344,12 @@ class _Renderer:
         if tok == "\\\\":
             out.append(" ")
             return m.end()
-        if tok[1:].isalpha() and is_unsafe_command(tok[1:]):  # as text (texsafe)
-            out.append("\\textbackslash{}" + tok[1:])
-            return m.end()
+        if tok[1:].isalpha():
+            name = SUBSTITUTES.get(tok[1:], tok[1:])
+            if is_unsafe_command(name) or not is_known(name):  # as text (texsafe, known)
+                out.append("\\textbackslash{}" + name)
+                return m.end()
+            tok = "\\" + name
         out.append(tok)
         j = m.end()
         # arguments directly following the command keep the caller's protection
@@ -344,7 +363,7 @@ class _Renderer:
         if not protect:
             return self.chars(chunk)
         out, pos = [], 0
-        for m in _WORD.finditer(chunk):
+        for m in _COMPOUND.finditer(chunk):
             out.append(self.chars(chunk[pos : m.start()]))
             out.append(self._word(m.group()))
             pos = m.end()
@@ -353,11 +372,23 @@ class _Renderer:
 
     def _word(self, word: str) -> str:
         body = self.chars(word)
-        if not any(c.isupper() for c in word):
+        if not keeps_case(word):
             return body
         if len(word) > 2 and word.endswith("s") and word[:-1].isupper():  # LLMs -> {LLM}s
             return "{" + body[:-1] + "}s"
         return "{" + body + "}"
+
+
+def keeps_case(word: str) -> bool:
+    """Whether a title word must keep its case under a sentence-case style: an acronym or a
+    mixed-case word (``MoE``, ``LoRA``, ``GPT-4``, ``ReLU``, ``T5``), not a capitalised
+    ordinary word (``Is``, ``The``), as Better BibTeX does."""
+    for part in word.split("-"):
+        if any(c.isupper() for c in part[1:]):
+            return True
+        if part[:1].isupper() and any(c.isdigit() for c in part):
+            return True
+    return False
 
 
 CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f-\x9f]")
@@ -366,7 +397,7 @@ CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 def render(text: str, *, unicode: bool = False, protect: bool = False) -> Rendered:
     """Render `text` as a BibTeX field value (without the outer braces).
 
-    `protect` wraps capitalised words and acronyms in braces so styles keep their case.
+    `protect` wraps acronyms and mixed-case words in braces so styles keep their case.
     Characters with no safe form are replaced by ``?`` (or transliterated) and listed in
     `Rendered.lost` so the caller can warn.
     """
@@ -376,7 +407,7 @@ def render(text: str, *, unicode: bool = False, protect: bool = False) -> Render
     text = re.sub(r"\\\((.+?)\\\)", r"$\1$", text)
     decoded = _decode_outside_math(text)
     r = _Renderer(decoded, unicode=unicode, protect=protect)
-    return Rendered(r.render(0, len(decoded), protect), r.lost)
+    return Rendered(r.render(0, len(decoded), protect), r.lost, r.t1)
 
 
 def _decode_outside_math(text: str) -> str:

@@ -69,20 +69,23 @@ def parse(raw: str) -> Name:
     return Name(" ".join(words[:start]), " ".join(words[start:]), jr)
 
 
-def format_name(name: Name, *, unicode: bool = False) -> tuple[str, list[str]]:
-    """BibTeX form "von Last, Jr, First" (TeX-safe) and the characters that were lost."""
+def format_name(name: Name, *, unicode: bool = False) -> tuple[str, list[str], list[str]]:
+    """BibTeX form "von Last, Jr, First" (TeX-safe), the characters that were lost and those
+    kept with a T1-only accent (``Chrab{\\k{a}}szcz``)."""
     lost: list[str] = []
+    t1: list[str] = []
 
     def tex(part: str) -> str:
         r = render(part, unicode=unicode)
         lost.extend(r.lost)
+        t1.extend(r.t1)
         # a bare word "and" would split the name list; "others" alone means "et al."
         if re.search(r"(?i)(^|\s)and(\s|$)", r.text) or r.text.lower() == "others":
             return "{" + r.text + "}"
         return r.text
 
     if name.corporate:
-        return "{" + render(name.last, unicode=unicode).text + "}", lost
+        return "{" + render(name.last, unicode=unicode).text + "}", lost, t1
     parts = [tex(name.last)]
     if name.jr:
         parts.append(tex(name.jr))
@@ -90,4 +93,4 @@ def format_name(name: Name, *, unicode: bool = False) -> tuple[str, list[str]]:
         parts.append(tex(name.first))
     elif name.jr:
         parts.append("")
-    return ", ".join(parts), lost
+    return ", ".join(parts), lost, t1

@@ -11,8 +11,9 @@ ACCENTS = {
     "\u0306": "u", "\u0307": ".", "\u0308": '"', "\u030a": "r", "\u030b": "H",
     "\u030c": "v", "\u0323": "d", "\u0327": "c", "\u0331": "b",
 }
-ACCENT_TO_MARK = {v: k for k, v in ACCENTS.items()}
-ACCENT_TO_MARK["k"] = "\u0328"  # only decoded; never emitted (T1-only)
+# accents pdflatex sets only under \usepackage[T1]{fontenc} (Polish ą, ę, Lithuanian į)
+T1_ACCENTS = {"\u0328": "k"}
+ACCENT_TO_MARK = {v: k for k, v in {**ACCENTS, **T1_ACCENTS}.items()}
 
 # letters with their own (OT1-safe) command
 LETTERS = {

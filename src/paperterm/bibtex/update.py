@@ -22,22 +22,31 @@ def _norm(raw: str) -> str:
     return " ".join(field_text(raw).split())
 
 
-def updated_entry(block: Block, built: str, nl: str) -> tuple[str, list[str]]:
-    """The text of `block` refreshed from paperterm's `built` entry, and warnings."""
-    lines = built.rstrip("\n").split("\n")
-    kind = re.match(r"@(\w+)\{", lines[0])
-    assert kind is not None
-    fields: list[tuple[str, str]] = []
-    for line in lines[1:-1]:
+def _fields(built: str) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for line in built.rstrip("\n").split("\n")[1:-1]:
         m = _LINE.match(line)
         if m:
-            fields.append((m.group(1), m.group(2)))
+            out.append((m.group(1), m.group(2)))
+    return out
+
+
+def updated_entry(block: Block, built: str, nl: str, previous: str | None = None,
+                  ) -> tuple[str, list[str]]:
+    """The text of `block` refreshed from paperterm's `built` entry, and warnings.
+    `previous`: the entry as built from the paper's earlier version (a revision): a title,
+    author or journal still as arXiv had it then is arXiv's, and takes the new version's."""
+    kind = re.match(r"@(\w+)\{", built)
+    assert kind is not None
+    fields = _fields(built)
+    before = {name.lower(): _norm(value) for name, value in _fields(previous or "")}
     warnings: list[str] = []
     ours = {name.lower() for name, _ in fields}
     out: list[tuple[str, str]] = []
     for name, value in fields:
         old = block.fields.get(name.lower())
-        if name.lower() in _USER_TEXT and old is not None and _norm(old) != _norm(value):
+        if (name.lower() in _USER_TEXT and old is not None and _norm(old) != _norm(value)
+                and _norm(old) != before.get(name.lower())):
             out.append((name, old))
             warnings.append(f"{block.key}: kept your {name} (it differs from arXiv's; delete "
                             "the field and update again to take arXiv's)")

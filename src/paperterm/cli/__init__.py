@@ -24,6 +24,7 @@ COMMANDS["learn"] = "learn"
 COMMANDS["enrich"] = "enrich"
 COMMANDS["starred"] = "starred"
 COMMANDS["eval"] = "evaluation"
+COMMANDS["manpage"] = "manpage"
 
 
 def main(argv: list[str] | None = None) -> int:

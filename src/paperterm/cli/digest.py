@@ -16,12 +16,14 @@ from paperterm.cli.session import honoured, load_user_config, open_headless_sess
 if TYPE_CHECKING:
     from paperterm.digest import DigestSummaries, Format
     from paperterm.models import Paper
+    from paperterm.revisions import Revision
     from paperterm.scoring.types import RunSummary, Score
     from paperterm.session import Session
 
 
 def run(opts: Options) -> int:
     from paperterm.digest import render_digest
+    from paperterm.services.revisions import revisions
 
     if opts.summaries:  # refused before anything is loaded or scored
         from paperterm.cli.summarize import NEEDS_MODEL
@@ -39,9 +41,10 @@ def run(opts: Options) -> int:
         scores, summary = score_day(s, progress=True)
         by_id = {sc.paper_id: sc for sc in scores}
         summaries = add_summaries(s, opts, by_id, summary) if opts.summaries else None
+        revised = list(revisions(s.store, s.day.papers, follow=s.topic.follow).values())
         text = render_digest(s.day.label, s.topic, summary.model, summary, s.day.papers,
                              by_id, _format(opts), opts.min_relevance, summaries,
-                             instead=s.day.instead, top=_top(opts, s))
+                             instead=s.day.instead, top=_top(opts, s), revised=revised)
         if target is not None:
             write_text(target, text)
             print(f"digest written to {opts.output}", file=sys.stderr)
@@ -51,7 +54,7 @@ def run(opts: Options) -> int:
             print(f"paperterm: not sent: {s.day.instead}", file=sys.stderr)
         elif opts.send:
             return honoured(s, _send(opts, s, {sc.paper_id: sc for sc in scores},
-                                     summary.model))
+                                     summary.model, revised))
     finally:
         s.close()
     return honoured(s, exit_code(summary, scores))
@@ -107,14 +110,16 @@ def _check_delivery(s: Session) -> None:
         raise UserError("--send: [delivery] email_to is set but smtp_host is not")
 
 
-def _send(opts: Options, s: Session, scores: dict, model: str) -> int:
+def _send(opts: Options, s: Session, scores: dict, model: str,
+          revised: list[Revision]) -> int:
     from paperterm.delivery import DigestMessage, deliver, top_picks
 
     cfg = s.config.delivery
     message = DigestMessage(
         day=s.day.label, topic=s.topic.name, model=model or "local keyword scorer",
         total=len(s.day.papers),
-        picks=top_picks(s.day.papers, scores, cfg.max_papers, opts.min_relevance))
+        picks=top_picks(s.day.papers, scores, cfg.max_papers, opts.min_relevance),
+        revised=tuple(revised))
     done = deliver(message, cfg, s.store.deliveries, force=opts.force)
     for what in done.sent:
         print(f"sent: {what}", file=sys.stderr)

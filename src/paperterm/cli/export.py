@@ -152,10 +152,12 @@ def _export(opts: Options, s: Session) -> int:
         print("note: no cached paper matches the selection; nothing to export", file=sys.stderr)
     bib = s.config.bibtex
     extra = _notes_fields(s.store, papers) if opts.notes else {}
+    # --update: a revised paper's entry takes the new version's title (services.revisions)
+    earlier = s.store.papers.earlier_versions(papers) if opts.update else None
     try:
         result = export_papers(papers, target, unicode=opts.unicode or bib.unicode,
                                prefer_journal=bib.prefer_journal, key_pattern=bib.key_pattern,
-                               update=opts.update, extra=extra)
+                               update=opts.update, extra=extra, earlier=earlier)
     except BibError as exc:
         raise UserError(str(exc), 1) from None
     for warning in result.warnings:

@@ -209,6 +209,12 @@ def _file(action: argparse.Action) -> None:
     action.complete = "file"  # type: ignore[attr-defined]
 
 
+DOCS_EPILOG = """\
+`paperterm COMMAND --help` shows one command's options.
+Documentation: README.md and the docs/ folder of the paperterm source;
+the man page: `paperterm manpage > ~/.local/share/man/man1/paperterm.1`."""
+
+
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The command line parser; given `argv`, complete only for the subcommands named in it
     (parsing `argv` gives the same result as with the complete parser)."""
@@ -216,6 +222,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         prog="paperterm",
         description="Triage the day's arXiv papers: score them against your topic, save to BibTeX.",
         parents=[shared_options(READER)],
+        epilog=DOCS_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"paperterm {__version__}")
     sub = cast(_Subcommands, parser.add_subparsers(dest="command", metavar="COMMAND",
@@ -375,4 +383,6 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
                     help="e.g. `paperterm completions bash > ~/.local/share/bash-completion/"
                          "completions/paperterm`")
     co.add_argument("--names", choices=["topics", "themes"], help=argparse.SUPPRESS)
+    sub.add_parser("manpage", help="print the man page (roff), e.g. `paperterm manpage > "
+                                   "~/.local/share/man/man1/paperterm.1`")
     return parser

@@ -14,12 +14,16 @@ from paperterm.store.fts import HIT_CLOSE, HIT_OPEN, match_expression
 
 
 def hit_record(hit: SearchHit, starred: bool, shown: ShownScore | None = None,
-               position: int | None = None) -> dict[str, object]:
-    """One result as JSON: `rank` its position (1 = best match, as `score --json`'s `rank` is
-    a position), `match` the BM25 strength of the match (higher: better)."""
+               position: int | None = None,
+               revised_from: int | None = None) -> dict[str, object]:
+    """One row of `search --json` (and of the starred list): `rank` its position (1 = best
+    match, as `score --json`'s `rank` is a position), `match` the BM25 strength of the match
+    (higher: better); `version` is the cached one, `revised_from` the earlier cached version it
+    revises (null: none cached)."""
     p = hit.paper
     return {
-        "id": p.id, "version": p.version, "title": p.title, "authors": list(p.authors),
+        "id": p.id, "version": p.version, "revised_from": revised_from, "title": p.title,
+        "authors": list(p.authors),
         "day": hit.day, "primary_category": p.primary_category, "relevance": hit.relevance,
         "score_from": shown.provenance if shown is not None else None,
         "starred": starred, "rank": position, "match": round(-hit.rank, 4),
@@ -50,11 +54,12 @@ def run(opts: Options) -> int:
         sel = Selection(starred=opts.starred, tag=opts.tag, since=opts.since)
         hits, shown = library.search(store, query, topic, settings, limit=opts.limit, sel=sel)
         starred = store.marks.starred_ids() if hits else set()
+        revised = library.revised_from(store, hits) if opts.json else {}
     finally:
         store.close()
     if opts.json:
-        json.dump([hit_record(h, h.paper.id in starred, shown.get(h.paper.id), i)
-                   for i, h in enumerate(hits, 1)],
+        json.dump([hit_record(h, h.paper.id in starred, shown.get(h.paper.id), i,
+                              revised.get(h.paper.id)) for i, h in enumerate(hits, 1)],
                   sys.stdout,
                   ensure_ascii=False, indent=1)
         sys.stdout.write("\n")

@@ -14,9 +14,12 @@ from paperterm.store import SearchHit
 
 
 def record(hit: SearchHit, shown: ShownScore | None, star_topic: str | None,
-           ) -> dict[str, object]:
+           revised_from: int | None = None) -> dict[str, object]:
+    """One `starred --json` row: `version` the cached one, `revised_from` the earlier cached
+    version it revises (null: none cached)."""
     p = hit.paper
-    return {"id": p.id, "version": p.version, "title": p.title, "authors": list(p.authors),
+    return {"id": p.id, "version": p.version, "revised_from": revised_from, "title": p.title,
+            "authors": list(p.authors),
             "day": hit.day, "primary_category": p.primary_category,
             "relevance": hit.relevance,
             "score_from": shown.provenance if shown is not None else None,
@@ -41,11 +44,13 @@ def run(opts: Options) -> int:
         hits, shown = library.starred(store, topic, settings, since=opts.since,
                                       given_under=topic.name if opts.topic else None)
         states = store.marks.states([h.paper.id for h in hits])
+        revised = library.revised_from(store, hits) if opts.json else {}
     finally:
         store.close()
     if opts.json:
         rows = [record(h, shown.get(h.paper.id),
-                       states[h.paper.id].star_topic if h.paper.id in states else None)
+                       states[h.paper.id].star_topic if h.paper.id in states else None,
+                       revised.get(h.paper.id))
                 for h in hits]
         json.dump(rows, sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")

@@ -6,7 +6,7 @@ Public API: `deliver`, `Delivery`, `DeliveryError`, `DigestMessage`, `top_picks`
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from paperterm.config import DeliveryConfig
@@ -41,20 +41,33 @@ def deliver(m: DigestMessage, cfg: DeliveryConfig, deliveries: Deliveries, *,
     channels = []
     if cfg.email_to:
         channels.append(("email", ", ".join(cfg.email_to),
-                         lambda: send_email(build_email(m, cfg), cfg,
-                                            env(PASSWORD_ENV))))
+                         lambda msg: send_email(build_email(msg, cfg), cfg,
+                                                env(PASSWORD_ENV))))
     if cfg.webhook_url:
         channels.append(("webhook", f"{webhook_host(cfg.webhook_url)} ({cfg.webhook_format})",
-                         lambda: post_webhook(m, cfg.webhook_url, cfg.webhook_format)))
+                         lambda msg: post_webhook(msg, cfg.webhook_url, cfg.webhook_format)))
     for channel, target, send in channels:
         if not force and deliveries.delivered(m.day, m.topic, channel) is not None:
             out.skipped.append(f"{channel} to {target}")
             continue
+        told = untold(m, deliveries, channel)
         try:
-            send()
+            send(told)
         except DeliveryError as exc:
             out.failed.append(str(exc))
             continue
-        deliveries.record_delivery(m.day, m.topic, channel, target)
+        with deliveries.transaction():  # the day and its revisions recorded together
+            deliveries.record_delivery(m.day, m.topic, channel, target)
+            deliveries.record_revisions([(r.id, r.new.version or 0) for r in told.revised],
+                                        channel)
         out.sent.append(f"{channel} to {target}")
     return out
+
+
+def untold(m: DigestMessage, deliveries: Deliveries, channel: str) -> DigestMessage:
+    """`m` without the revisions already told through `channel` (each is told once)."""
+    if not m.revised:
+        return m
+    sent = deliveries.revisions_sent([(r.id, r.new.version or 0) for r in m.revised], channel)
+    return replace(m, revised=tuple(r for r in m.revised
+                                    if (r.id, r.new.version or 0) not in sent))

@@ -7,8 +7,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from paperterm.digest import md_escape
+from paperterm.digest import REVISED_HEADING, md_escape, revised_json, revised_section
 from paperterm.models import Paper
+from paperterm.revisions import Revision, diff_summary
 from paperterm.scoring.types import Score
 
 DISCORD_LIMIT = 2000  # characters in one Discord message
@@ -27,6 +28,7 @@ class DigestMessage:
     model: str
     total: int  # papers in the day
     picks: list[Pick]  # the top papers, best first
+    revised: tuple[Revision, ...] = ()  # kept papers come back revised, not yet told about
 
     @property
     def subject(self) -> str:
@@ -73,6 +75,7 @@ def to_markdown(m: DigestMessage) -> str:
         out.append("")
     if not m.picks:
         out += ["*No scored papers to show.*", ""]
+    out += revised_section(m.revised)
     return "\n".join(out)
 
 
@@ -99,6 +102,10 @@ def to_slack(m: DigestMessage) -> dict[str, Any]:
         if s.reason:
             line += f"\n      _{_slack_escape(s.reason)}_"
         lines.append(line)
+    if m.revised:
+        lines.append(f"*{REVISED_HEADING}*")
+        lines += [f"• <{r.new.abs_url}|{_slack_escape(r.new.title).replace('|', '¦')}> "
+                  f"{r.label} · {diff_summary(r)}" for r in m.revised]
     return {"text": "\n".join(lines)}
 
 
@@ -106,6 +113,10 @@ def to_discord(m: DigestMessage) -> dict[str, Any]:
     """Discord's Markdown, cut at whole papers to fit its 2,000 characters."""
     head = f"**arXiv digest {md_escape(m.day)}** · topic {md_escape(m.topic)}"
     lines = [head]
+    if m.revised:  # first: a few lines, and told only once
+        lines.append(f"**{REVISED_HEADING}**")
+        lines += [f"- [{md_escape(r.new.title)}](<{r.new.abs_url}>) {r.label} · "
+                  f"{diff_summary(r)}" for r in m.revised]
     for rank, pick in enumerate(m.picks, 1):
         p, s = pick.paper, pick.score
         line = f"{rank}. [{md_escape(p.title)}](<{p.abs_url}>) ({_marks(s)})"
@@ -126,4 +137,5 @@ def to_json(m: DigestMessage) -> dict[str, Any]:
                     "authors": list(x.paper.authors), "url": x.paper.abs_url,
                     "pdf": x.paper.pdf_url, "relevance": x.score.relevance,
                     "novelty": x.score.novelty, "reason": x.score.reason} for x in m.picks],
+        "revised": [revised_json(r) for r in m.revised],
     }

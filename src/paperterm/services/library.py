@@ -57,3 +57,10 @@ def starred(store: Store, topic: Topic, settings: ScoringSettings, *,
                  if p.id in states and states[p.id].star_topic == given_under]
     hits = [SearchHit(p, day, p.abstract[:300], 0.0) for p, day in found]
     return with_scores(store, hits, topic, settings)
+
+
+def revised_from(store: Store, hits: list[SearchHit]) -> dict[str, int]:
+    """For hits whose cached version revises an earlier cached one: that earlier version
+    (0: unknown), by id (`starred --json` and `search --json` rows carry it)."""
+    earlier = store.papers.earlier_versions([h.paper for h in hits])
+    return {pid: p.version or 0 for pid, p in earlier.items()}

@@ -126,13 +126,19 @@ def load_day(req: LoadRequest, store: Store) -> Day:
         day = _past_day(req, store)
     else:
         day = _today(req, store)
-    return _filtered(day, req.announce_types)
+    return _filtered(day, req.announce_types, store)
 
 
-def _filtered(day: Day, announce_types: list[str]) -> Day:
+def _filtered(day: Day, announce_types: list[str], store: Store) -> Day:
+    """The day without the announcement types the config hides, except the revisions of
+    papers the user kept (a replacement of a starred paper always shows)."""
     if day.source == "query":
         return day
-    kept = [p for p in day.papers if p.announce_type in announce_types]
+    from paperterm.services.revisions import revisions
+
+    other = [p for p in day.papers if p.announce_type not in announce_types]
+    revised = revisions(store, other) if other else {}
+    kept = [p for p in day.papers if p.announce_type in announce_types or p.id in revised]
     hidden = len(day.papers) - len(kept)
     if hidden:
         day.notices.append(

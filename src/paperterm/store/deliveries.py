@@ -1,4 +1,5 @@
-"""Which digests were delivered where: a day already sent is not sent again."""
+"""Which digests were delivered where: a day already sent is not sent again, a revision
+of a kept paper already told about is not told again."""
 
 from __future__ import annotations
 
@@ -22,3 +23,16 @@ class DeliveryQueries(Queries):
                ON CONFLICT(day, topic, channel) DO UPDATE
                SET target=excluded.target, sent_at=excluded.sent_at""",
             (day, topic, channel, target, time.time()))
+
+    def revisions_sent(self, revisions: list[tuple[str, int]], channel: str,
+                       ) -> set[tuple[str, int]]:
+        """Which (id, version) of `revisions` went out through `channel` already."""
+        wanted = set(revisions)
+        rows = self.select_in("SELECT id, version FROM revisions_sent WHERE channel=? "
+                              "AND id IN ({marks})", (channel,), sorted({i for i, _ in wanted}))
+        return {(r[0], r[1]) for r in rows} & wanted
+
+    def record_revisions(self, revisions: list[tuple[str, int]], channel: str) -> None:
+        """Record the (id, version) revisions told through `channel`."""
+        self.conn.executemany("INSERT OR IGNORE INTO revisions_sent VALUES (?, ?, ?, ?)",
+                              [(i, v, channel, time.time()) for i, v in revisions])

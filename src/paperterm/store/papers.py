@@ -112,6 +112,19 @@ class PaperQueries(Queries):
         ).fetchone()
         return bool(row and row[0])
 
+    def earlier_versions(self, papers: Sequence[Paper]) -> dict[str, Paper]:
+        """For each paper with a known version, the highest cached version below it (the
+        one the user kept before a revision), by id; papers with none are left out."""
+        wanted = {p.id: p.version for p in papers if p.version}
+        out: dict[str, Paper] = {}
+        rows = self.select_in(
+            """SELECT *, 'new' AS announce_type FROM papers WHERE id IN ({marks})
+               ORDER BY id, version""", (), list(wanted))
+        for r in rows:
+            if r["version"] < (wanted[r["id"]] or 0):
+                out[r["id"]] = _row_paper(r)  # ascending: the last one kept is the highest
+        return out
+
     def paper_count(self) -> int:
         return self.conn.execute("SELECT count(*) FROM papers").fetchone()[0]
 

@@ -249,6 +249,17 @@ _MIGRATIONS: list[str] = [
         FROM fts_docs d JOIN papers p ON p.id = d.id
         AND p.version = (SELECT max(version) FROM papers WHERE id = d.id)
     """,
+    # 15: revisions of kept papers delivered (issue 23): `digest --send` tells each revision
+    # once per channel, never again on a later day or a resend
+    """
+    CREATE TABLE IF NOT EXISTS revisions_sent (
+        id TEXT NOT NULL,                  -- arXiv id, no version
+        version INTEGER NOT NULL,          -- the new version told about
+        channel TEXT NOT NULL,             -- "email" or "webhook"
+        sent_at REAL NOT NULL,
+        PRIMARY KEY (id, version, channel)
+    );
+    """,
 ]
 
 SCHEMA_VERSION = len(_MIGRATIONS)

@@ -39,6 +39,7 @@ WANT_TITLE = 28  # below this (or 45% of the width) the author column narrows, t
 TITLE_SHARE = 45  # percent of the width the title wants
 MIN_AUTHOR = 12
 DROP_ORDER = ("type", "sig", "author", "cat")  # what a narrow screen gives up first
+REVISED_WIDTH = 6  # " v1→v2" after the marks
 TYPE_SHORT = {"new": "n", "cross": "x", "replace": "r", "replace-cross": "rx"}
 
 
@@ -52,6 +53,7 @@ class Shape:
     cat_width: int = 9
     signals: bool = False
     days: bool = False
+    revised: bool = False  # a kept paper revised: the mark column shows "v1→v2" too
 
 
 CAT_MAX = 10  # a longer category shows as its archive ("cond-mat.mtrl-sci" -> "cond-mat")
@@ -70,7 +72,9 @@ def shape_of(entries: Sequence[Entry], signals: bool = False, days: bool = False
     novelty = any(e.novelty is not None or e.status in ("queued", "failed") for e in entries)
     longest = max((cell_len(category_label(e.paper.primary_category)) for e in entries),
                   default=3)
-    return Shape(novelty=novelty, cat_width=max(3, longest), signals=signals, days=days)
+    revised = any(e.revision is not None for e in entries)
+    return Shape(novelty=novelty, cat_width=max(3, longest), signals=signals, days=days,
+                 revised=revised)
 
 
 def layout(width: int, shape: Shape = Shape()) -> list[tuple[Column, int, int]]:
@@ -81,6 +85,8 @@ def layout(width: int, shape: Shape = Shape()) -> list[tuple[Column, int, int]]:
     active = [c for c in COLUMNS if c.key not in hidden]
 
     def fixed_width(c: Column) -> int:
+        if c.key == "marks" and shape.revised:
+            return (c.width or 0) + REVISED_WIDTH
         return shape.cat_width if c.key == "cat" else c.width or 0
 
     for victim in (*DROP_ORDER, None):

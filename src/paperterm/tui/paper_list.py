@@ -46,6 +46,7 @@ def marks_text(e: Entry) -> str:
         + ("★" if e.starred else " ")
         + ("✓" if e.saved else " ")
         + ("@" if e.followed else " ")
+        + (f" {e.revision.label}" if e.revision else "")
     )
 
 

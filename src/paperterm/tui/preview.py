@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.console import Console
 from rich.text import Text
 from textual import events
@@ -10,6 +12,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from paperterm.listing import Entry
+from paperterm.revisions import Op, diff_summary
 from paperterm.textsearch import Term, spans
 from paperterm.tui.text import clean, one_line, safe, tex
 
@@ -68,7 +71,15 @@ def short_authors(authors: list[str], width: int) -> str:
 
 class Preview(VerticalScroll, can_focus=True):
     """The paper under the cursor: title, authors, categories and id, the model's judgement;
-    the abstract, filling the height left (all of it once expanded); links and comments."""
+    the abstract, filling the height left (all of it once expanded); links and comments.
+    A kept paper that came back revised shows its title and abstract as a word diff against
+    the earlier version (struck and inserted words in the theme's error/success colours)."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"preview--inserted", "preview--deleted"}
+    DEFAULT_CSS = """
+    Preview > .preview--inserted { color: $text-success; text-style: bold; }
+    Preview > .preview--deleted { color: $text-error; text-style: strike; }
+    """
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -129,6 +140,19 @@ class Preview(VerticalScroll, can_focus=True):
             out.stylize(SEARCH_MATCH, start, end)
         return out
 
+    def diff(self, pieces: list[tuple[Op, str]], style: str = "") -> Text:
+        """A word diff as one text: deleted words struck, inserted ones bold, in the theme's
+        colours (component classes, never fixed colours)."""
+        styles = {"ins": self.get_component_rich_style("preview--inserted", partial=True),
+                  "del": self.get_component_rich_style("preview--deleted", partial=True)}
+        out = Text(style=style)
+        for i, (op, words) in enumerate(pieces):
+            if i:
+                out.append(" ")
+            shown = " ".join(clean(tex(words)).split())
+            out.append_text(safe(shown, styles[op]) if op in styles else safe(shown))
+        return out
+
     def toggle(self) -> None:
         self.expanded = not self.expanded
         self.render_entry()
@@ -150,7 +174,11 @@ class Preview(VerticalScroll, can_focus=True):
             return Text(self.empty_message)
         p = e.paper
         out = Text()
-        out.append_text(self.highlighted(one_line(tex(p.title)), "bold"))
+        rev = e.revision
+        if rev is not None and rev.title_changed:
+            out.append_text(self.diff(rev.title_diff(), "bold"))
+        else:
+            out.append_text(self.highlighted(one_line(tex(p.title)), "bold"))
         out.append("\n")
         authors = [one_line(tex(a)) for a in p.authors]
         shown = ", ".join(authors) if self.expanded else short_authors(authors, self._width())
@@ -168,6 +196,9 @@ class Preview(VerticalScroll, can_focus=True):
         out.append(one_line(p.announce_type), style="dim")
         out.append(f"  ·  arXiv:{one_line(p.versioned_id)}")
         out.append("\n")
+        if rev is not None:
+            out.append(f"revised {rev.label}", style="bold")
+            out.append(f": {diff_summary(rev)} (struck: before, bold: new)\n")
         judgement = self.judgement_text(e)
         if not self.expanded:  # each line kept to one row, so the abstract keeps its rows
             lines = judgement.split("\n")
@@ -249,6 +280,7 @@ class Preview(VerticalScroll, can_focus=True):
         meta.update(meta_text)
         self.query_one("#pv-links", Static).update(self.links_text())
         text = self.abstract_source()
+        rev = self.entry.revision if self.entry is not None else None
         width = self._width()
         lines = wrapped_lines(text, width)
         self.fit_lines = fit = self._fit_lines(meta_text, width)
@@ -256,7 +288,10 @@ class Preview(VerticalScroll, can_focus=True):
         collapsed = self.collapsible and not self.expanded
         abstract.set_class(collapsed, "collapsed")
         abstract.styles.max_height = fit if collapsed else None
-        abstract.update(self.highlighted(text))
+        if rev is not None and rev.abstract_changed:
+            abstract.update(self.diff(rev.abstract_diff()))
+        else:
+            abstract.update(self.highlighted(text))
         # the "more" line sits in the border above, where it takes no line of abstract
         self.border_title = (f"▾ {lines - fit} more lines: enter, J pages" if collapsed
                              else None)

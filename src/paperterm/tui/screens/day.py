@@ -27,6 +27,7 @@ from paperterm.daymodel import DayChange, DayModel
 from paperterm.listing import PROVISIONAL, Entry, FilterState
 from paperterm.models import Topic
 from paperterm.scoring.types import RunSummary
+from paperterm.services.revisions import revisions
 from paperterm.session import Session
 from paperterm.textsearch import keyword_terms
 from paperterm.tui.footer import FittingFooter
@@ -190,13 +191,17 @@ class DayScreen(Screen[None]):
         self.flush_seen()
 
     def _load_marks(self) -> None:
-        """Seen, starred and saved marks from the store."""
+        """Seen, starred and saved marks from the store, and which kept papers came back
+        revised (services.revisions)."""
         store = self.reader.store
         by_id = self.model.by_id
         for pid, st in store.marks.states(by_id).items():
             e = by_id.get(pid)
             if e is not None:
                 e.seen, e.starred, e.saved, e.bib_key = st.seen, st.starred, st.saved, st.bib_key
+        for pid, rev in revisions(store, [e.paper for e in self.model.entries],
+                                  follow=self.topic.follow).items():
+            by_id[pid].revision = rev
         self.enrichment.show_signals(store)
         self.library.load_annotations(by_id)
 

@@ -1,0 +1,84 @@
+"""A paper the user kept came back revised: the earlier and the new version, and what changed
+in title and abstract as a word diff. Plain data; finding them is `services.revisions`."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from paperterm.models import Paper
+
+Op = Literal["same", "del", "ins"]
+_TOKENS = re.compile(r"\S+|\s+")
+
+
+@dataclass(frozen=True)
+class Revision:
+    """`new` is a higher version of `old`, the version cached before it."""
+
+    old: Paper
+    new: Paper
+
+    @property
+    def id(self) -> str:
+        return self.new.id
+
+    @property
+    def old_version(self) -> int | None:
+        return self.old.version
+
+    @property
+    def label(self) -> str:
+        """"v1→v2" (an unknown earlier version: "v?→v2")."""
+        return f"v{self.old.version or '?'}→v{self.new.version or '?'}"
+
+    @property
+    def title_changed(self) -> bool:
+        return _words(self.old.title) != _words(self.new.title)
+
+    @property
+    def abstract_changed(self) -> bool:
+        return _words(self.old.abstract) != _words(self.new.abstract)
+
+    def title_diff(self) -> list[tuple[Op, str]]:
+        return word_diff(self.old.title, self.new.title)
+
+    def abstract_diff(self) -> list[tuple[Op, str]]:
+        return word_diff(self.old.abstract, self.new.abstract)
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+def word_diff(old: str, new: str) -> list[tuple[Op, str]]:
+    """`new` against `old` word by word: ("same" | "del" | "ins", text) pieces, spaces kept
+    between words, adjacent pieces of one kind joined."""
+    a, b = _words(old), _words(new)
+    out: list[tuple[Op, str]] = []
+
+    def put(op: Op, words: list[str]) -> None:
+        if not words:
+            return
+        text = " ".join(words)
+        if out and out[-1][0] == op:
+            out[-1] = (op, out[-1][1] + " " + text)
+        else:
+            out.append((op, text))
+
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag == "equal":
+            put("same", a[i1:i2])
+        else:
+            put("del", a[i1:i2])
+            put("ins", b[j1:j2])
+    return out
+
+
+def diff_summary(revision: Revision) -> str:
+    """One line: what changed ("title and abstract changed", "abstract changed", ...)."""
+    parts = [name for name, changed in (("title", revision.title_changed),
+                                        ("abstract", revision.abstract_changed)) if changed]
+    return (" and ".join(parts) + " changed") if parts else "title and abstract unchanged"
