@@ -118,18 +118,20 @@ class BibtexConfig:
         False, commands=frozenset({READER, "export"}), group=DISPLAY,
         help="keep UTF-8 in BibTeX (biber/XeLaTeX) instead of LaTeX escapes",
         comment="keep UTF-8 (biber/XeLaTeX) instead of LaTeX escapes")
-    key_pattern: str = setting("{author}{year}{title}")
+    key_pattern: str = setting("{author}{year}{title}",
+                               help="the citation key: {author}, {year}, {title} words")
 
 
 @dataclass
 class DeliveryConfig:
     """`[delivery]`: where `paperterm digest --send` mails and posts the digest."""
 
-    email_to: list[str] = setting(factory=list, parse=_emails, example='["me@example.org"]')
-    email_from: str = setting("", example='"paperterm@example.org"')
-    smtp_host: str = setting("", example='"smtp.example.org"')
+    email_to: list[str] = setting(factory=list, parse=_emails, example='["me@example.org"]',
+                                  help="who `digest --send` mails the digest to")
+    email_from: str = setting("", example='"paperterm@example.org"', help="the sender")
+    smtp_host: str = setting("", example='"smtp.example.org"', help="the SMTP server")
     smtp_port: int = setting(587, check=between(1, 65535), expected="a port 1-65535")
-    smtp_starttls: bool = setting(True)
+    smtp_starttls: bool = setting(True, help="STARTTLS before logging in")
     smtp_user: str = setting("", example='"me@example.org"',  # the password: the environment
                              comment="password from PAPERTERM_SMTP_PASSWORD")
     webhook_url: str = setting(
@@ -227,7 +229,8 @@ class Config:
                "web library's\nAPI key comes from the environment variable ZOTERO_API_KEY, "
                "never from this file:")
     keys: dict[str, str] = setting(factory=dict, parse=_keys, block='[keys]\nstar = "*"\n'
-                                                                   'quit = "q"')
+                                                                   'quit = "q"',
+                                   help="the reader's keys: action = key (see the help, `?`)")
     topics: dict[str, dict[str, Any]] = setting(
         factory=dict, parse=_topics,
         before="A topic of your own (or put one TOML file per topic into topics/ next to "
