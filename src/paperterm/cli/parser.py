@@ -71,7 +71,11 @@ def _flag_type(d: Declared) -> Callable[[str], Any]:
     if d.spec.complete == "file":
         convert = Path
 
+    named = dict(d.spec.named)
+
     def parse(text: str) -> Any:
+        if text in named:
+            return named[text]
         value = convert(text)
         problem = None if d.spec.choices else d.problem(value)
         if problem:

@@ -73,6 +73,12 @@ class LibraryQueries(Queries):
             f"SELECT p.id, {_DAY} FROM papers p WHERE {_LATEST} AND p.id IN ({{marks}})",
             (), list(ids))}
 
+    def announced(self, ids: Iterable[str]) -> dict[str, tuple[str, str]]:
+        """The feed and day (ISO) each of these papers was first announced on, where known."""
+        return {r[0]: (r[1], r[2]) for r in self.select_in(
+            "SELECT id, feed, min(day) FROM announcements WHERE id IN ({marks}) GROUP BY id",
+            (), list(ids))}
+
     def library_papers(self, sel: Selection) -> list[tuple[Paper, str]]:
         """Cached papers matching `sel` with their day, newest day first."""
         where, args = sel.where()
