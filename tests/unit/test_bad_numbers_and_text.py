@@ -75,3 +75,35 @@ def test_a_garbage_rss_address_is_one_line(cli, value):
                                 env={"PAPERTERM_RSS_URL": value}))
     assert "PAPERTERM_RSS_URL is not an http(s) URL" in line
     assert value not in line or len(value) < 3
+
+
+# -- what the config refuses, the flag refuses ---------------------------------------------
+
+
+@pytest.mark.parametrize("cats", ["cs.LG;rm -rf /", "CS LG", "cs.LG,,", ",", "cs.LG, $(x)"])
+def test_categories_the_config_refuses_are_refused_by_the_flag(cli, isolated_home, cats):
+    line = _one_line_exit_2(cli("score", "--sample", "--scorer", "local", "--categories", cats))
+    assert 'expected arXiv categories such as "cs.LG"' in line
+    # the config's own message for the same list
+    isolated_home.config.parent.mkdir(parents=True, exist_ok=True)
+    isolated_home.config.write_text(f"categories = {[c.strip() for c in cats.split(',')]!r}\n"
+                                    .replace("'", '"'))
+    config = cli("score", "--sample", "--scorer", "local")
+    assert config.returncode == 2 and 'expected arXiv categories such as "cs.LG"' in config.stderr
+
+
+def test_good_categories_still_pass_the_flag(cli):
+    r = cli("score", "--sample", "--scorer", "local", "--categories", "cs.LG, math.GT,cs.AI")
+    assert r.returncode == 0, r.stderr
+
+
+@pytest.mark.parametrize("argv", [
+    ("export", "--sample", "--all", "-o", ""),
+    ("export", "--sample", "--all", "-o", "  "),
+    ("digest", "--sample", "-o", ""),
+    ("export", "--sample", "--all", "--bib", ""),
+    ("library", "export", ""),
+], ids=["export", "export-blank", "digest", "bib", "library"])
+def test_an_empty_file_name_is_an_error_not_the_default_file(cli, isolated_home, argv):
+    assert "expected a file name" in _one_line_exit_2(cli(*argv))
+    assert not (isolated_home.home / "papers.bib").exists()

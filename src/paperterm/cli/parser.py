@@ -15,7 +15,7 @@ from typing import Any, cast
 from paperterm import __version__
 from paperterm.exports import FORMATS as EXPORT_FORMATS
 from paperterm.settings import Declared, every_setting, flags
-from paperterm.settings.spec import LOADING, MODEL, READER
+from paperterm.settings.spec import LOADING, MODEL, READER, ConfigError
 
 
 def _iso_date(text: str) -> date:
@@ -41,6 +41,14 @@ def _text(text: str) -> str:
         raise argparse.ArgumentTypeError(
             "expected text, got bytes that are not valid UTF-8") from None
     return text
+
+
+def _file_name(text: str) -> str:
+    """A file to write or read (`-`: stdout/stdin): never empty, which would fall back to
+    the default file."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected a file name (or - for stdout), got ''")
+    return _text(text)
 
 
 def _whole(text: str) -> int:
@@ -88,7 +96,11 @@ def _flag_type(d: Declared) -> Callable[[str], Any]:
     """Parse and check a flag's value the way the config file checks the same key."""
     convert: Callable[[str], Any] = {int: _whole, float: _number}.get(d.type, _text)
     if d.spec.complete == "file":
-        convert = Path
+        def convert(text: str) -> Path:
+            return Path(_file_name(text))
+
+    if d.type is list and d.spec.parse is not None:
+        return _list_flag(d)
 
     def parse(text: str) -> Any:
         value = convert(text)
@@ -99,6 +111,22 @@ def _flag_type(d: Declared) -> Callable[[str], Any]:
         return value
 
     parse.__name__ = d.type.__name__  # argparse names the type in some messages
+    return parse
+
+
+def _list_flag(d: Declared) -> Callable[[str], Any]:
+    """A comma-separated flag of a list setting, checked by the setting's own parse (what
+    the config refuses, the flag refuses); the text is kept as given."""
+
+    def parse(text: str) -> str:
+        items = [item.strip() for item in _text(text).split(",")]
+        try:
+            d.value(items, d.flag)
+        except ConfigError as exc:
+            raise argparse.ArgumentTypeError(str(exc).removeprefix(f"{d.flag}: ")) from None
+        return text
+
+    parse.__name__ = "list"
     return parse
 
 
@@ -251,7 +279,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     dg = sub.add_parser("digest", help="write the day's digest")
     dg.add_argument("--format", choices=["md", "json"], default="md")
     dg.add_argument("--min-relevance", type=_relevance, metavar="N")
-    _file(dg.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout"))
+    _file(dg.add_argument("-o", "--output", metavar="FILE", type=_file_name,
+                          help="write to FILE instead of stdout"))
     dg.add_argument("--send", action="store_true",
                     help="mail the digest and post it to the webhook set under [delivery]")
     dg.add_argument("--force", action="store_true",
@@ -274,7 +303,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     ex.add_argument("--min-relevance", type=_relevance, metavar="N")
     ex.add_argument("--update", action="store_true",
                     help="update entries already in the file instead of skipping them")
-    _file(ex.add_argument("-o", "--output", metavar="FILE",
+    _file(ex.add_argument("-o", "--output", metavar="FILE", type=_file_name,
                     help="the .bib file (default: --bib, config bib_path, or papers.bib in the "
                          "data dir); - for stdout"))
     ex.add_argument("--format", choices=list(EXPORT_FORMATS), default="bibtex",
@@ -314,7 +343,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     lb = sub.add_parser("library",
                         help="export or import stars, seen, saved, notes and tags (JSON)")
     lb.add_argument("library_action", choices=["export", "import"], metavar="export|import")
-    lb.add_argument("file", metavar="FILE", help="the JSON file (- for stdout/stdin)")
+    lb.add_argument("file", metavar="FILE", type=_file_name,
+                    help="the JSON file (- for stdout/stdin)")
 
     sm = sub.add_parser("summarize",
                         help="3-5 sentence summaries of cached papers (needs a model)")
