@@ -44,7 +44,7 @@ class Batch:
 
     @property
     def fresh(self) -> bool:
-        """Never asked about before (halves of a batch split before any reply stay fresh)."""
+        """Never asked about before (the halves of a batch the server refused are not)."""
         return self.asked == 0
 
 

@@ -1,15 +1,16 @@
 """The engine: runs one Task over many papers, cached results first, then batched requests.
 
 It owns batching, bounded concurrency, rpm pacing, the budget, cancel, the failure streak,
-splitting a batch that is too long, and asking again about papers a reply left out.
-
-The failure streak that stops a run counts only requests in which a fresh batch (never
-asked about before) failed as a whole: the re-asks of one paper the model keeps getting
-wrong never stop the day. A reply unusable as a whole (garbage, nested too deep, no
-score at all) is asked again once, in halves; then its papers end unscored with the reason. It does
+splitting a batch that is too long, and asking again about papers a reply left out. It does
 not know what a request says (`task`), how litellm is called (`provider`) or how long to
 wait after an error (`policy`). Every distinct paper ends with exactly one result passed to
 `on_results`: cached, newly done, or `task.unscored(paper, error)`.
+
+The failure streak that stops a run counts only requests in which a fresh batch (never
+asked about, nor refused, before) failed as a whole: the re-asks of a paper the model keeps
+getting wrong, or a content filter refusing some abstracts, never stop the day. A reply
+unusable as a whole (garbage, nested too deep, no score at all) is asked again once, in
+halves; then its papers end unscored with the reason.
 """
 
 from __future__ import annotations
@@ -295,8 +296,10 @@ class Engine(Generic[R]):
             self.budget.settle(estimate)
             if isinstance(outcome, Split) and len(batch.papers) > 1:
                 half = math.ceil(len(batch.papers) / 2)
-                self.pending.extendleft([Batch(batch.papers[half:], batch.round, batch.asked),
-                                         Batch(batch.papers[:half], batch.round, batch.asked)])
+                # (halves of a refused or too long batch are not fresh: the server answered)
+                asked = batch.asked + 1
+                self.pending.extendleft([Batch(batch.papers[half:], batch.round, asked),
+                                         Batch(batch.papers[:half], batch.round, asked)])
             elif isinstance(outcome, Fatal):
                 self.fatal = outcome.stop
             else:  # GiveUp, or a Split of a single paper
