@@ -19,7 +19,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
 from paperterm.hygiene import clean_line
 from paperterm.redact import redact, redact_url, split_credentials, url_secrets
@@ -30,6 +29,7 @@ from paperterm.scoring.pricing import Price, model_price, reported_cost
 from paperterm.scoring.providers import (
     default_api_base,
     default_base_note,
+    is_http_url,
     key_hint,
     missing_keys,
 )
@@ -371,16 +371,6 @@ class Provider:
         if cost is None and self.price is not None:
             cost = self.price.cost(prompt, completion)
         return Reply(text, prompt, completion, cost, reasoning)
-
-
-def is_http_url(url: str) -> bool:
-    """An http(s) URL with a host: something a request can be sent to."""
-    try:
-        parts = urlsplit(url.strip())
-        return parts.scheme.lower() in ("http", "https") and bool(parts.hostname) and (
-            parts.port is None or parts.port > 0)
-    except ValueError:  # a bad port, an unbalanced [ ...
-        return False
 
 
 def _text(value: Any) -> str | None:
