@@ -61,6 +61,26 @@ def test_a_connection_that_never_answers_ends_at_the_deadline(monkeypatch):
         assert time.monotonic() - started < 2.5
 
 
+@pytest.mark.parametrize("client", ["zotero web", "hugging face"])
+def test_third_party_clients_have_the_whole_request_deadline_too(monkeypatch, client):
+    from datetime import date
+
+    from paperterm.enrich.hf import fetch_hf
+    from paperterm.enrich.http import EnrichError
+    from paperterm.zotero.web import WebLibrary
+
+    monkeypatch.setenv("PAPERTERM_HTTP_DEADLINE", "1")
+    with HostileServer("trickle", interval=0.1) as server:
+        started = time.monotonic()
+        if client == "zotero web":
+            with pytest.raises(ZoteroError, match="did not arrive within 1 s"):
+                WebLibrary("475425", api_key="k3y", base_url=server.url).collections()
+        else:
+            with pytest.raises(EnrichError, match="did not arrive within 1 s"):
+                fetch_hf(["2602.20191"], [date(2026, 2, 25)], endpoint=server.url)
+        assert time.monotonic() - started < 3
+
+
 # -- unbounded downloads and reads -------------------------------------------------------------
 
 

@@ -1,9 +1,8 @@
 """Polite HTTP to arXiv: one request at a time, paced, with a total deadline, retries while
 arXiv is busy (honouring Retry-After), and a User-Agent that says who we are.
 
-`get` does all of it for a plain GET (the RSS feed); the arXiv API search, which goes
-through the `arxiv` package, uses the parts: `pacer`, `polite` (pacing and retries), `Busy`,
-`finish_within` (the total deadline) and `NetworkError`.
+`get` does all of it for a plain GET (the RSS feed, each page of an arXiv API search); the
+request itself is `httpio.request`'s (a whole-request deadline, a capped answer).
 """
 
 from __future__ import annotations
@@ -86,34 +85,6 @@ def polite(exchange: Callable[[], T], what: str) -> T:
 def too_slow(what: str, seconds: float) -> NetworkError:
     """The error for an answer that did not complete within `seconds`."""
     return NetworkError(f"{what}: arXiv did not finish answering within {seconds:g} s")
-
-
-def finish_within(work: Callable[[threading.Event], T], seconds: float, what: str) -> T:
-    """Run blocking `work` with a total deadline; raises too_slow(what, seconds) after it.
-
-    For work whose reads we do not control (a socket timeout bounds each read, not the
-    total). `work` runs in a daemon thread, which cannot block the interpreter's exit; after
-    the deadline the event it is given is set and it should stop as soon as it can (it cannot
-    be interrupted in the middle of a read). Its exceptions are raised here.
-    """
-    outcome: dict[str, object] = {}
-    stop = threading.Event()
-
-    def run() -> None:
-        try:
-            outcome["value"] = work(stop)
-        except BaseException as exc:  # handed over to the caller's thread
-            outcome["error"] = exc
-
-    worker = threading.Thread(target=run, name=f"paperterm {what}", daemon=True)
-    worker.start()
-    worker.join(seconds)
-    if worker.is_alive():
-        stop.set()
-        raise too_slow(what, seconds)
-    if "error" in outcome:
-        raise outcome["error"]  # type: ignore[misc]
-    return outcome["value"]  # type: ignore[return-value]
 
 
 def get(url: str, what: str, timeout: float = TIMEOUT) -> bytes:

@@ -13,6 +13,7 @@ import urllib.parse
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
+from paperterm import httpio, limits
 from paperterm.models import Paper
 from paperterm.settings.env import env
 from paperterm.zotero.connector import PartlySaved, ZoteroError, zotero_item
@@ -79,7 +80,9 @@ class WebLibrary:
         from pyzotero import errors as ze
 
         try:
-            return fn()
+            return httpio.within(fn, f"the Zotero web API at {self.base}")
+        except limits.InputTooSlow as exc:
+            raise ZoteroError(str(exc)) from None
         except ze.PyZoteroError as exc:
             raise ZoteroError(self._problem(exc)) from None
         except Exception as exc:  # pyzotero's HTTP client (httpx2): connection, timeout
