@@ -14,6 +14,7 @@ from typing import Any
 from paperterm import httpio, limits
 from paperterm.enrich.http import MAX_WAIT, EnrichError, retry_after
 from paperterm.hygiene import clean_line
+from paperterm.redact import redact_url
 from paperterm.settings.env import env
 
 DEFAULT_ENDPOINT = "https://huggingface.co"
@@ -91,7 +92,7 @@ def _page(endpoint: str, when: date, p: int,
         except (limits.InputTooSlow, limits.InputTooLarge) as exc:
             raise EnrichError(str(exc)) from None
         except Exception as exc:  # httpx transport errors, timeouts
-            raise EnrichError(f"Hugging Face: cannot reach {endpoint}: "
+            raise EnrichError(f"Hugging Face: cannot reach {redact_url(endpoint)}: "
                               f"{type(exc).__name__}: {exc}") from None
     raise EnrichError("Hugging Face: rate limited; try again later")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from paperterm.redact import redact_url
 from paperterm.settings.env import env
 from paperterm.sources import http
 from paperterm.sources.feeds import FeedError, ParsedFeed, parse_feed
@@ -22,4 +23,5 @@ def fetch_rss(categories: list[str], timeout: float = http.TIMEOUT) -> ParsedFee
     try:
         return parse_feed(data)
     except FeedError as exc:
-        raise http.NetworkError(f"RSS feed from {url} is unreadable: {exc}") from None
+        raise http.NetworkError(f"RSS feed from {redact_url(url)} is unreadable: {exc}"
+                                ) from None

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 from paperterm import httpio, limits
 from paperterm.models import Paper
+from paperterm.redact import redact_url
 from paperterm.settings.env import env
 from paperterm.zotero.connector import PartlySaved, ZoteroError, zotero_item
 
@@ -80,7 +81,7 @@ class WebLibrary:
         from pyzotero import errors as ze
 
         try:
-            return httpio.within(fn, f"the Zotero web API at {self.base}")
+            return httpio.within(fn, f"the Zotero web API at {redact_url(self.base)}")
         except limits.InputTooSlow as exc:
             raise ZoteroError(str(exc)) from None
         except ze.PyZoteroError as exc:
@@ -89,7 +90,7 @@ class WebLibrary:
             if not isinstance(exc, OSError) and \
                     type(exc).__module__.split(".")[0] not in ("httpx2", "httpcore"):
                 raise
-            raise ZoteroError(f"cannot reach the Zotero web API at {self.base}: "
+            raise ZoteroError(f"cannot reach the Zotero web API at {redact_url(self.base)}: "
                               f"{type(exc).__name__}: {exc}") from None
 
     def _status(self) -> int | None:
