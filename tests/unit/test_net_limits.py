@@ -201,3 +201,16 @@ def test_doctor_warns_in_one_line_when_arxiv_is_unreachable(cli, monkeypatch):
     assert lines[i].startswith("  warn") and "unreachable" in lines[i]
     assert "fix:" in lines[i + 1] and r.returncode == 0
     assert time.monotonic() - started < 15
+
+
+def test_a_note_from_an_endless_stdin_is_refused(run_cli, isolated_home):
+    import subprocess
+    import sys
+
+    feed = str(FEED)
+    assert run_cli("score", "--feed", feed, "--scorer", "local").returncode == 0
+    with open("/dev/zero", "rb") as zero:
+        proc = subprocess.run([sys.executable, "-m", "paperterm", "note", "2602.20191",
+                               "--set", "-"], stdin=zero, capture_output=True, text=True,
+                              timeout=60, cwd=isolated_home.home.parent)
+    assert proc.returncode == 2 and "larger than 4 MB" in proc.stderr, proc.stderr
