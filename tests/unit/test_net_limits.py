@@ -214,3 +214,12 @@ def test_a_note_from_an_endless_stdin_is_refused(run_cli, isolated_home):
                                "--set", "-"], stdin=zero, capture_output=True, text=True,
                               timeout=60, cwd=isolated_home.home.parent)
     assert proc.returncode == 2 and "larger than 4 MB" in proc.stderr, proc.stderr
+
+
+def test_doctor_asks_a_busy_arxiv_once(cli, fake_arxiv):
+    fake_arxiv.route("/rss/", Reply(b"busy", 503, {"Retry-After": "30"}))
+    started = time.monotonic()
+    r = cli("doctor")
+    found = next(ln for ln in r.stdout.splitlines() if ln[8:20].strip() == "arXiv")
+    assert found.startswith("  warn") and "503" in found
+    assert len(fake_arxiv.requests) == 1 and time.monotonic() - started < 15

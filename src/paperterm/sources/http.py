@@ -65,17 +65,17 @@ class Busy(Exception):
         self.status, self.retry_after = status, retry_after
 
 
-def polite(exchange: Callable[[], T], what: str) -> T:
+def polite(exchange: Callable[[], T], what: str, retries: int = RETRIES) -> T:
     """Run `exchange` (one request to arXiv, or one search) through the shared pacer; while
-    it raises Busy, wait (backoff_seconds) and run it again, at most RETRIES more times.
+    it raises Busy, wait (backoff_seconds) and run it again, at most `retries` more times.
 
     `what` names the source in the message of the NetworkError raised when arXiv stays busy.
     """
-    for attempt in range(RETRIES + 1):
+    for attempt in range(retries + 1):
         try:
             return pacer.run(exchange)
         except Busy as exc:
-            if attempt < RETRIES:
+            if attempt < retries:
                 time.sleep(backoff_seconds(attempt, exc.retry_after))
                 continue
             raise NetworkError(f"{what}: arXiv answered HTTP {exc.status} (busy)") from None
@@ -87,13 +87,14 @@ def too_slow(what: str, seconds: float) -> NetworkError:
     return NetworkError(f"{what}: arXiv did not finish answering within {seconds:g} s")
 
 
-def get(url: str, what: str, timeout: float = TIMEOUT) -> bytes:
+def get(url: str, what: str, timeout: float = TIMEOUT, retries: int = RETRIES) -> bytes:
     """GET `url` politely; `what` names the source in error messages ("RSS feed").
 
-    Each attempt must finish within `timeout` seconds in total. Raises NetworkError, with a
-    one-line message for the user, for every failure.
+    Each attempt must finish within `timeout` seconds in total; a busy arXiv is asked again
+    at most `retries` times. Raises NetworkError, with a one-line message for the user, for
+    every failure.
     """
-    return polite(lambda: _get_once(url, what, timeout), what)
+    return polite(lambda: _get_once(url, what, timeout), what, retries)
 
 
 def _get_once(url: str, what: str, timeout: float) -> bytes:

@@ -16,10 +16,12 @@ def feed_url(categories: list[str]) -> str:
     return base.format(cats="+".join(categories))
 
 
-def fetch_rss(categories: list[str], timeout: float = http.TIMEOUT) -> ParsedFeed:
-    """Today's announcement for all categories in one request; raises http.NetworkError."""
+def fetch_rss(categories: list[str], timeout: float = http.TIMEOUT,
+              retries: int = http.RETRIES) -> ParsedFeed:
+    """Today's announcement for all categories in one request (a busy arXiv asked again at
+    most `retries` times); raises http.NetworkError."""
     url = feed_url(categories)
-    data = http.get(url, "RSS feed", timeout)
+    data = http.get(url, "RSS feed", timeout, retries)
     try:
         return parse_feed(data)
     except FeedError as exc:
