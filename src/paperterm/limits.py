@@ -88,6 +88,22 @@ def read_fd(fd: int, what: str, max_bytes: int, seconds: float = READ_SECONDS) -
             raise too_large(what, max_bytes)
 
 
+def read_stdin(what: str, max_bytes: int, seconds: float = READ_SECONDS) -> bytes:
+    """Standard input within the limits (see read_fd); a stdin without a file descriptor
+    (an embedding host's) is read as a stream, up to the size limit."""
+    import io
+    import sys
+
+    try:
+        fd = sys.stdin.fileno()
+    except (AttributeError, ValueError, io.UnsupportedOperation):
+        data = sys.stdin.buffer.read(max_bytes + 1)
+        if len(data) > max_bytes:
+            raise too_large(what, max_bytes) from None
+        return data
+    return read_fd(fd, what, max_bytes, seconds)
+
+
 def read_path(path: Path, what: str, max_bytes: int, seconds: float = READ_SECONDS) -> bytes:
     """The bytes of the file, FIFO or device at `path` within the limits (see read_fd).
     Opened without blocking: a FIFO without a writer cannot hang the open."""

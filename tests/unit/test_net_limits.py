@@ -61,6 +61,26 @@ def test_a_connection_that_never_answers_ends_at_the_deadline(monkeypatch):
         assert time.monotonic() - started < 2.5
 
 
+@pytest.mark.parametrize("client", ["zotero web", "hugging face"])
+def test_third_party_clients_have_the_whole_request_deadline_too(monkeypatch, client):
+    from datetime import date
+
+    from paperterm.enrich.hf import fetch_hf
+    from paperterm.enrich.http import EnrichError
+    from paperterm.zotero.web import WebLibrary
+
+    monkeypatch.setenv("PAPERTERM_HTTP_DEADLINE", "1")
+    with HostileServer("trickle", interval=0.1) as server:
+        started = time.monotonic()
+        if client == "zotero web":
+            with pytest.raises(ZoteroError, match="did not arrive within 1 s"):
+                WebLibrary("475425", api_key="k3y", base_url=server.url).collections()
+        else:
+            with pytest.raises(EnrichError, match="did not arrive within 1 s"):
+                fetch_hf(["2602.20191"], [date(2026, 2, 25)], endpoint=server.url)
+        assert time.monotonic() - started < 3
+
+
 # -- unbounded downloads and reads -------------------------------------------------------------
 
 
@@ -181,3 +201,25 @@ def test_doctor_warns_in_one_line_when_arxiv_is_unreachable(cli, monkeypatch):
     assert lines[i].startswith("  warn") and "unreachable" in lines[i]
     assert "fix:" in lines[i + 1] and r.returncode == 0
     assert time.monotonic() - started < 15
+
+
+def test_a_note_from_an_endless_stdin_is_refused(run_cli, isolated_home):
+    import subprocess
+    import sys
+
+    feed = str(FEED)
+    assert run_cli("score", "--feed", feed, "--scorer", "local").returncode == 0
+    with open("/dev/zero", "rb") as zero:
+        proc = subprocess.run([sys.executable, "-m", "paperterm", "note", "2602.20191",
+                               "--set", "-"], stdin=zero, capture_output=True, text=True,
+                              timeout=60, cwd=isolated_home.home.parent)
+    assert proc.returncode == 2 and "larger than 4 MB" in proc.stderr, proc.stderr
+
+
+def test_doctor_asks_a_busy_arxiv_once(cli, fake_arxiv):
+    fake_arxiv.route("/rss/", Reply(b"busy", 503, {"Retry-After": "30"}))
+    started = time.monotonic()
+    r = cli("doctor")
+    found = next(ln for ln in r.stdout.splitlines() if ln[8:20].strip() == "arXiv")
+    assert found.startswith("  warn") and "503" in found
+    assert len(fake_arxiv.requests) == 1 and time.monotonic() - started < 15

@@ -271,7 +271,7 @@ def check_arxiv(report: Report, config: Config, opts: Options) -> None:
     started = time.monotonic()
     try:
         shown = redact_url(rss.feed_url(categories))
-        parsed = rss.fetch_rss(categories, timeout=REACH_TIMEOUT)
+        parsed = rss.fetch_rss(categories, timeout=REACH_TIMEOUT, retries=0)
     except Exception as exc:  # http.NetworkError, a bad PAPERTERM_RSS_URL
         report.add("warn", "arXiv", f"{shown}: {redact_urls(' '.join(str(exc).split()))}",
                    "check the network (paperterm shows cached days meanwhile; "

@@ -58,7 +58,7 @@ def _read(name: str) -> tuple[list[dict[str, object]], list[Paper], dict[str, st
     """Records, the papers they carry, and those papers' days; UserError for anything that
     is not a paperterm library file (nothing is imported then)."""
     try:
-        raw = (limits.read_fd(sys.stdin.fileno(), "stdin", limits.MAX_IMPORT_FILE)
+        raw = (limits.read_stdin("stdin", limits.MAX_IMPORT_FILE)
                if name == "-" else limits.read_path(Path(name), name, limits.MAX_IMPORT_FILE))
         data = json.loads(raw.decode("utf-8"))
     except (limits.InputTooLarge, limits.InputTooSlow) as exc:

@@ -169,7 +169,8 @@ class DayScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self._mounted = True  # its widgets are there: model changes may repaint them
-        self.search.display = False
+        self.search.value = self.model.filters.text  # a filter kept from the day before
+        self.search.display = bool(self.model.filters.text)
         self.preview.keep_expanded = self.session.config.expand_abstracts
         self._load_marks()
         self.follows.start()
