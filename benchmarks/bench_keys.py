@@ -28,8 +28,9 @@ preview and a header besides the list, so a key costs it more than a lone DataTa
 
 `--hog N` runs N busy processes beside the programs (a loaded machine); `--rounds R` runs
 the programs R times, taking turns (bare, paperterm, bare, ...), and prints each round's
-ratios as well as those over all rounds. Target with a hog (issue 21, item 4): p95 within
-1.5x the bare app's.
+ratios as well as those over all rounds. Target with a hog (issue 21, item 4): streaming p95
+within 1.5x the bare app's. `--thread-too` adds the local scorer ranking in its own process's
+threads (as before issue 21); `--idle-only` runs only the idle programs.
 """
 
 from __future__ import annotations
