@@ -30,6 +30,7 @@ from paperterm.scoring.types import Score
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
 
+NICENESS = 10  # the child yields the cores to the reader (and the rest of the machine)
 STOP_WAIT = 1.0  # seconds `close` waits for the child to stop before killing it
 
 
@@ -207,6 +208,8 @@ def serve_pipes() -> None:
     reader = Connection(os.dup(sys.stdin.fileno()), writable=False)
     writer = Connection(os.dup(sys.stdout.fileno()), readable=False)
     sys.stdout = sys.stderr  # nothing printed may land in the replies
+    with contextlib.suppress(AttributeError, OSError):  # background work: the reader first
+        os.nice(NICENESS)
     _serve(_Duplex(reader, writer))
 
 
