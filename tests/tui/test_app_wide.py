@@ -121,6 +121,23 @@ async def test_palette_provider_lists_every_action(make_session, make_app, size)
         assert all(h.help.startswith("key: ") for h in hits)
 
 
+async def test_the_palette_shows_bracketed_text_as_written(make_session, make_app, size,
+                                                          until):
+    """The Zotero entry read "desktop or web ()": its "[zotero]" was taken for markup."""
+    app = make_app(make_session())
+    async with app.run_test(size=size) as pilot:
+        day = app.screen
+        await pilot.press("ctrl+p")
+        await until(pilot, lambda: app.screen is not day)
+        await pilot.press(*"zotero")
+        commands = app.screen.query_one(CommandList)
+        await until(pilot, lambda: commands.option_count > 0)
+        shown = [str(commands.get_option_at_index(i).prompt) for i in
+                 range(commands.option_count)]
+        assert any("desktop or web ([zotero])" in text for text in shown), shown
+        assert not any("()" in text for text in shown)
+
+
 async def test_help_lists_every_binding_and_closes(make_session, make_app, size, until):
     app = make_app(make_session(config=Config(keys={"star": "z"})))
     async with app.run_test(size=size) as pilot:

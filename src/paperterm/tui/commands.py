@@ -5,6 +5,8 @@ from __future__ import annotations
 from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.content import Content
+from textual.markup import escape
 
 from paperterm.tui.keys import ALL_KEYS, LIST_KEYS, display_keys, effective_keys
 
@@ -29,12 +31,14 @@ class PapertermCommands(Provider):
 
     async def discover(self) -> Hits:
         for name, action, keys in self._commands():
-            yield DiscoveryHit(name, partial(self._run, action), help=f"key: {keys}")
+            # plain text: "([zotero])" is no markup tag to drop
+            yield DiscoveryHit(Content(name), partial(self._run, action), text=name,
+                               help=escape(f"key: {keys}"))
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         for name, action, keys in self._commands():
             score = matcher.match(name)
             if score > 0:
-                yield Hit(score, matcher.highlight(name), partial(self._run, action),
-                          help=f"key: {keys}")
+                yield Hit(score, matcher.highlight(escape(name)), partial(self._run, action),
+                          text=name, help=escape(f"key: {keys}"))
