@@ -101,6 +101,11 @@ def check_config(report: Report, opts: Options) -> Config | None:
         report.add("info", "", "`paperterm config --init` writes a commented starter config")
     else:
         report.add("ok", "config", str(path))
+    if config.keys:
+        from paperterm.cli.reader import key_problems
+
+        for problem in key_problems(dict(config.keys)):
+            report.add("warn", "keys", problem, f"change [keys] in {path}")
     return config
 
 
