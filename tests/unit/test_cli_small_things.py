@@ -4,7 +4,6 @@ sample warning for `--sample`, per-subcommand help, the README quickstart."""
 from __future__ import annotations
 
 import re
-
 from pathlib import Path
 
 import pytest
