@@ -27,6 +27,7 @@ from paperterm.daymodel import DayChange, DayModel
 from paperterm.listing import PROVISIONAL, Entry, FilterState
 from paperterm.models import Topic
 from paperterm.scoring.types import RunSummary
+from paperterm.services.repeats import repeats
 from paperterm.services.revisions import revisions
 from paperterm.session import Session
 from paperterm.textsearch import keyword_terms
@@ -197,6 +198,10 @@ class DayScreen(Screen[None]):
         for pid, rev in revisions(store, [e.paper for e in self.model.entries],
                                   follow=self.topic.follow).items():
             by_id[pid].revision = rev
+        day = self.session.day
+        for pid, seen_before in repeats(store, [e.paper for e in self.model.entries], day.day,
+                                        day.paper_days).items():
+            by_id[pid].repeat = seen_before
         self.enrichment.show_signals(store)
         self.library.load_annotations(by_id)
 
