@@ -73,6 +73,7 @@ class Entry:
     day: str = ""  # the announcement day, in views of several days
     revision: Revision | None = None  # a kept paper come back with a higher version
     repeat: Repeat | None = None  # announced on an earlier day (this id, or a near-duplicate)
+    folded: bool = False  # a near-duplicate of another paper in the same list: not shown
 
     @property
     def new_to_me(self) -> bool:
@@ -164,6 +165,8 @@ class FilterState:
         return out
 
     def matches(self, e: Entry, terms: list[Term] | None = None) -> bool:
+        if e.folded:
+            return False
         if terms is None:
             terms = self.terms()
         if self.unseen_only and e.seen:
@@ -188,7 +191,7 @@ class FilterState:
 def filter_entries(entries: Iterable[Entry], state: FilterState) -> list[Entry]:
     terms = state.terms()
     if not state.active:
-        return list(entries)
+        return [e for e in entries if not e.folded]
     return [e for e in entries if state.matches(e, terms)]
 
 

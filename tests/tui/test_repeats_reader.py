@@ -69,3 +69,24 @@ async def test_the_filter_dialog_offers_new_to_me_at_80_columns(make_session, ma
         await pilot.press("ctrl+s")
         await until(pilot, lambda: not isinstance(app.screen, FilterScreen))
         assert p.day.model.filters.new_only and len(p.shown) == 244  # nothing seen yet
+
+
+async def test_a_near_duplicate_in_the_same_view_is_folded_into_one_row(
+        make_session, make_app, probe, size, until, tmp_path):
+    rows = day_rows("2026-02-25")[:20]
+    twin = rows[1]
+    first = {**twin, "id": "2602.10001"}
+    store = Store.open(tmp_path / "db.sqlite3")
+    earlier = parse_feed(rss(date(2026, 2, 20), [first])).papers
+    store.papers.save_day(FEED, date(2026, 2, 20), earlier, source="rss")
+    later = parse_feed(rss(date(2026, 2, 25), rows)).papers
+    store.papers.save_day(FEED, date(2026, 2, 25), later, source="rss")
+    store.close()
+    session = make_session([*earlier, *later])
+    session.day.paper_days = {"2602.10001": "2026-02-20"} | {p.id: "2026-02-25" for p in later}
+    app = make_app(session, autoscore=False)
+    async with app.run_test(size=size) as pilot:
+        p = probe(app)
+        await until(pilot, lambda: len(p.shown) == 20)
+        shown = {e.id for e in p.shown}
+        assert "2602.10001" in shown and twin["id"] not in shown

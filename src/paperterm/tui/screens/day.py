@@ -202,6 +202,9 @@ class DayScreen(Screen[None]):
         for pid, seen_before in repeats(store, [e.paper for e in self.model.entries], day.day,
                                         day.paper_days).items():
             by_id[pid].repeat = seen_before
+            # the same paper under another id in this very list (a view of several days):
+            # one row, the first announcement's
+            by_id[pid].folded = seen_before.other_id != pid and seen_before.other_id in by_id
         self.enrichment.show_signals(store)
         self.library.load_annotations(by_id)
 
