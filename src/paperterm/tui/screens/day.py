@@ -27,8 +27,7 @@ from paperterm.daymodel import DayChange, DayModel
 from paperterm.listing import PROVISIONAL, Entry, FilterState
 from paperterm.models import Topic
 from paperterm.scoring.types import RunSummary
-from paperterm.services.repeats import repeats
-from paperterm.services.revisions import revisions
+from paperterm.services.history import mark_history
 from paperterm.session import Session
 from paperterm.textsearch import keyword_terms
 from paperterm.tui.footer import FittingFooter
@@ -195,16 +194,7 @@ class DayScreen(Screen[None]):
             e = by_id.get(pid)
             if e is not None:
                 e.seen, e.starred, e.saved, e.bib_key = st.seen, st.starred, st.saved, st.bib_key
-        for pid, rev in revisions(store, [e.paper for e in self.model.entries],
-                                  follow=self.topic.follow).items():
-            by_id[pid].revision = rev
-        day = self.session.day
-        for pid, seen_before in repeats(store, [e.paper for e in self.model.entries], day.day,
-                                        day.paper_days).items():
-            by_id[pid].repeat = seen_before
-            # the same paper under another id in this very list (a view of several days):
-            # one row, the first announcement's
-            by_id[pid].folded = seen_before.other_id != pid and seen_before.other_id in by_id
+        mark_history(store, by_id, self.session.day, self.topic.follow)
         self.enrichment.show_signals(store)
         self.library.load_annotations(by_id)
 
