@@ -74,6 +74,7 @@ class FilterScreen(ModalScreen[FilterState | None]):
                 )
             with Horizontal(classes="filter-row"):
                 yield Checkbox("Unseen only", s.unseen_only, id="unseen")
+                yield Checkbox("New to me", s.new_only, id="new")
                 yield Checkbox("Starred only", s.starred_only, id="starred")
                 yield Checkbox("With code only", s.code_only, id="code")
             with Horizontal(id="filter-lists"):
@@ -148,6 +149,7 @@ class FilterScreen(ModalScreen[FilterState | None]):
             categories=frozenset(self.query_one("#categories", SelectionList).selected),
             announce_types=frozenset(self.query_one("#types", SelectionList).selected),
             unseen_only=self.query_one("#unseen", Checkbox).value,
+            new_only=self.query_one("#new", Checkbox).value,
             starred_only=self.query_one("#starred", Checkbox).value,
             code_only=self.query_one("#code", Checkbox).value,
         )

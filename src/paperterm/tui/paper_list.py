@@ -42,7 +42,7 @@ from paperterm.tui.text import one_line, tex
 def marks_text(e: Entry) -> str:
     return (
         ("+" if e.marked else " ")
-        + (" " if e.seen else "•")
+        + ("•" if e.new_to_me else " ")
         + ("★" if e.starred else " ")
         + ("✓" if e.saved else " ")
         + ("@" if e.followed else " ")
@@ -285,7 +285,7 @@ class PaperTable(ScrollView, can_focus=True):
                 return "!", st["failed"]
             return "", None
         if key == "title":
-            return title, None if e.seen else st["unseen"]
+            return title, st["unseen"] if e.new_to_me else None
         if key == "author":
             return author, st["dim"]
         if key == "cat":

@@ -196,6 +196,8 @@ class Preview(VerticalScroll, can_focus=True):
         out.append(one_line(p.announce_type), style="dim")
         out.append(f"  ·  arXiv:{one_line(p.versioned_id)}")
         out.append("\n")
+        if e.repeat is not None:
+            out.append(one_line(e.repeat.note) + "\n", style="dim")
         if rev is not None:
             out.append(f"revised {rev.label}", style="bold")
             out.append(f": {diff_summary(rev)} (struck: before, bold: new)\n")
