@@ -47,7 +47,9 @@ async def test_search_results_move_with_jk_and_the_query_keeps_its_text(
         assert results.highlighted == 1
         await pilot.press("k")
         assert results.highlighted == 0
-        await pilot.press("tab")  # back to the query: the text stays, the next key adds
+        await pilot.press("up")  # from the first result back to the query
+        assert screen.focused is box and box.value == "larvae"
+        await pilot.press("down", "tab")  # back to the query: the text stays, the next key adds
         await until(pilot, lambda: screen.focused is box)
         await pilot.press("s")
         assert box.value == "larvaes"
