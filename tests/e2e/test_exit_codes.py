@@ -54,7 +54,9 @@ def test_digest_with_unscored_papers_exits_4_and_writes_the_digest(run, tmp_path
         llm.rule = lambda n, ids: Behaviour(drop=(victim,))
         proc = run("digest", "-o", str(out), *args(llm))
     assert proc.returncode == 4, proc.stderr
-    assert out.read_text(encoding="utf-8").count("arxiv.org/abs/") > 100
+    text = out.read_text(encoding="utf-8")
+    assert text.count("arxiv.org/abs/") == 21  # the top 20, and the unscored one
+    assert f"arxiv.org/abs/{victim}" in text[text.index("## Unscored (1)"):]
 
 
 def test_repeated_failures_stop_the_run_with_exit_3(run):

@@ -187,7 +187,9 @@ class DayNavigation(DayController):
         if reader.quitting:
             return
         s = reader.session = replace(reader.session, day=day, request=replace(req, step=0))
-        while not isinstance(app.screen, self.screen_class) and len(app.screen_stack) > 1:
+        # down to the reader's own day: a day visited from the library goes too
+        while len(app.screen_stack) > 1 and (not isinstance(app.screen, self.screen_class)
+                                             or getattr(app.screen, "visit", False)):
             app.pop_screen()
         screen = self.screen_class(s, autoscore=self.view.autoscore)  # type: ignore[call-arg, arg-type]
         if req.since is None:  # another day: the same filter and sort (a week has its own)

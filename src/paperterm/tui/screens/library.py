@@ -34,13 +34,21 @@ OpenDay = Callable[[SearchHit], None]  # show the day of a result, the cursor on
 
 
 class Results(OptionList):
-    """The results: j/k move like the arrows, enter opens the result's day."""
+    """The results: j/k move like the arrows, enter opens the result's day; up from the
+    first result goes back to the query (when there is one)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "select", "Its day", show=True),
         Binding("j", "cursor_down", "Down", show=False),
         Binding("k", "cursor_up", "Up", show=False),
     ]
+
+    def action_cursor_up(self) -> None:
+        query = self.screen.query("#library-query")
+        if self.highlighted in (None, 0) and query and query.first().display:
+            query.first().focus()
+            return
+        super().action_cursor_up()
 
 
 class QueryBox(Input):
