@@ -178,3 +178,20 @@ async def test_the_cached_day_is_replaced_when_the_fetch_returns(
         assert not fake_arxiv.requests[1:]
         await until(pilot, lambda: _showing(app, "2026-02-25"), seconds=15)
         await until(pilot, lambda: len(p.shown) == 244 and "2026-02-25" in _header(p))
+
+
+async def test_a_query_with_arxiv_down_searches_the_cache(
+        yesterday_cached, unreachable, make_app, probe, size, until):
+    store = Store.open(yesterday_cached.db_path)
+    store.papers.save_day(FEED, date(2026, 2, 20), [
+        Paper("2602.02001", 1, "Graph kernels at scale", ("B. Author",), "Kernels on graphs.",
+              ("cs.LG",), "cs.LG")], source="rss")
+    store.close()
+    session = _starting(yesterday_cached, _request(query="graph kernels"))
+    assert session.day.source == "loading"  # a search is never answered from the cache at once
+    app = make_app(session, autoscore=False)
+    async with app.run_test(size=size) as pilot:
+        p = probe(app)
+        await until(pilot, lambda: app.session.pending is None and len(p.shown) == 1)
+        assert p.shown[0].id == "2602.02001"  # the cached match, not the latest day
+        assert p.said("the cache was searched, not arXiv")
