@@ -42,7 +42,7 @@ from paperterm.tui.palette import SafeCommandPalette
 from paperterm.tui.screens.day import DayScreen
 from paperterm.tui.store_writes import Op, StoreWrites
 from paperterm.tui.text import one_line
-from paperterm.tui.themes import readable_variables, register_themes, score_defaults
+from paperterm.tui.themes import register_themes, score_defaults
 
 if TYPE_CHECKING:
     from textual.timer import Timer
@@ -110,14 +110,6 @@ class PapertermApp(App[int]):
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return score_defaults(self.current_theme)
-
-    def get_css_variables(self) -> dict[str, str]:
-        """The theme's variables, with every text colour made readable on its background
-        (tui/themes.py: at least 4.5:1 in truecolor and in 256 colours)."""
-        variables = super().get_css_variables()
-        variables.update(readable_variables(variables, self.current_theme.dark))
-        self.theme_variables = variables
-        return variables
 
     def get_default_screen(self) -> DayScreen:
         """The day's screen, the bottom of the stack, composed with the app (pushed from

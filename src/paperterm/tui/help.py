@@ -17,7 +17,7 @@ def help_table(keymap: dict[str, str]) -> Table:
     table = Table(box=None, show_header=True, header_style="bold", pad_edge=False, expand=True)
     table.add_column("Key", no_wrap=True, style="bold")
     table.add_column("Action")
-    table.add_column(Text("[keys] name"), style="italic", no_wrap=True)
+    table.add_column(Text("[keys] name"), style="dim", no_wrap=True)
     keys, _ = effective_keys(keymap)
     for spec in ALL_KEYS:
         table.add_row(Text(display_keys(keys[spec.id])), Text(spec.help), Text(spec.id))

@@ -255,11 +255,10 @@ class PaperTable(ScrollView, can_focus=True):
         title, author = self._cells(e)
         # the focused cursor row keeps one text colour: chosen to read on its background
         plain = index == self.cursor and self.has_focus
-        tinted = e.marked or index == self.cursor  # quiet cells in the text colour there
         segments: list[Segment] = [Segment(" " * GAP, row)]
         for col, _x, w in layout(width, self.shape):
             text, style = self._cell(col.key, e, title, author, st)
-            if plain or (tinted and style is st["dim"]):
+            if plain:
                 style = None
             if col.right:
                 text = text.rjust(w)

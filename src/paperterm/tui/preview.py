@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from rich.console import Console
-from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.containers import VerticalScroll
@@ -31,9 +28,8 @@ def wrapped_lines(text: str, width: int) -> int:
     return len(Text(text).wrap(_measure_console, width))
 
 
-def annotations_text(e: Entry, muted: Style | str = "dim") -> Text:
-    """The user's tags and note on the paper (each line of the note kept), if any; `muted`:
-    the style of the line saying more is hidden."""
+def annotations_text(e: Entry) -> Text:
+    """The user's tags and note on the paper (each line of the note kept), if any."""
     out = Text()
     if e.tags:
         out.append("\ntags: ", style="bold")
@@ -44,7 +40,7 @@ def annotations_text(e: Entry, muted: Style | str = "dim") -> Text:
         out.append(line)
     if len(lines) > NOTE_LINES:
         out.append(f"\n      … {len(lines) - NOTE_LINES} more line(s) (n shows the note)",
-                   style=muted)
+                   style="dim")
     return out
 
 
@@ -73,11 +69,6 @@ def short_authors(authors: list[str], width: int) -> str:
 class Preview(VerticalScroll, can_focus=True):
     """The paper under the cursor: title, authors, categories and id, the model's judgement;
     the abstract, filling the height left (all of it once expanded); links and comments."""
-
-    COMPONENT_CLASSES: ClassVar[set[str]] = {"preview--muted"}
-    DEFAULT_CSS = """
-    Preview > .preview--muted { color: $pt-muted; }
-    """
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -129,12 +120,6 @@ class Preview(VerticalScroll, can_focus=True):
             self.search_terms, self.topic_terms = search, topic
             self.render_entry()
 
-    @property
-    def muted(self) -> Style:
-        """Quieter text (the type, where a score comes from, links' details): a colour that
-        still reads on the preview's background in every theme (not `dim`, which halves it)."""
-        return self.get_component_rich_style("preview--muted", partial=True)
-
     def highlighted(self, text: str, style: str = "") -> Text:
         """`text` shown literally, with the search and topic terms in it highlighted."""
         out = safe(text, style)
@@ -180,7 +165,7 @@ class Preview(VerticalScroll, can_focus=True):
             if len(cats) > 1:
                 out.append(" " + " ".join(cats[1:]))
             out.append("  ·  ")
-        out.append(one_line(p.announce_type), style=self.muted)
+        out.append(one_line(p.announce_type), style="dim")
         out.append(f"  ·  arXiv:{one_line(p.versioned_id)}")
         out.append("\n")
         judgement = self.judgement_text(e)
@@ -190,7 +175,7 @@ class Preview(VerticalScroll, can_focus=True):
                 line.truncate(self._width(), overflow="ellipsis")
             judgement = Text("\n").join(lines)
         out.append_text(judgement)
-        out.append_text(annotations_text(e, self.muted))  # the user's own tags and note
+        out.append_text(annotations_text(e))  # the user's own tags and note
         return out
 
     def links_text(self) -> Text:
@@ -204,11 +189,11 @@ class Preview(VerticalScroll, can_focus=True):
         out.append("  ")
         out.append(p.pdf_url, style="underline")
         if p.journal_ref:
-            out.append("\n" + one_line(p.journal_ref), style=self.muted)
+            out.append("\n" + one_line(p.journal_ref), style="dim")
         if p.comment:
-            out.append("\n" + one_line(p.comment), style=self.muted)
+            out.append("\n" + one_line(p.comment), style="dim")
         for line in e.signals.lines() if e.signals else ():  # enrichment, when cached
-            out.append("\n" + one_line(line), style=self.muted)
+            out.append("\n" + one_line(line), style="dim")
         return out
 
     def judgement_text(self, e: Entry) -> Text:
@@ -222,24 +207,24 @@ class Preview(VerticalScroll, can_focus=True):
                       "failed": "local keyword scorer, provisional",
                       "unsent": "local keyword scorer, provisional"}.get(e.status, "")
             if source:
-                out.append(f"  ({source})", style=self.muted)
+                out.append(f"  ({source})", style="dim")
             if e.reason:  # on the same line: every line saved is a line of abstract
                 out.append("  ")
                 out.append(one_line(e.reason))
             if e.status == "unsent":
-                out.append(f"\nnot sent to the model ({one_line(e.error or '')})", style=self.muted)
+                out.append(f"\nnot sent to the model ({one_line(e.error or '')})", style="dim")
             elif e.status == "failed":
                 out.append("\n! the model did not score it: ", style="bold")
                 out.append(one_line(e.error or "unknown error"))
         elif e.status == "queued":
-            out.append("… waiting for the model", style=self.muted)
+            out.append("… waiting for the model", style="dim")
         elif e.status == "unsent":
-            out.append(f"not sent ({one_line(e.error or '')})", style=self.muted)
+            out.append(f"not sent ({one_line(e.error or '')})", style="dim")
         elif e.status == "failed":
             out.append("! not scored: ", style="bold")
             out.append(one_line(e.error or e.reason or "unknown error"))
         else:
-            out.append("not scored (press r to score)", style=self.muted)
+            out.append("not scored (press r to score)", style="dim")
         return out
 
     def abstract_source(self) -> str:
