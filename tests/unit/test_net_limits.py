@@ -169,12 +169,12 @@ def test_a_webhook_echoing_its_path_never_prints_the_token():
         assert secret not in text
 
 
+@pytest.mark.parametrize("url", ["ftp://carol:s3cretpw@hooks.example.org/x",
+                                 "https//carol:s3cretpw@hooks.example.org/x"])
 def test_an_invalid_webhook_url_in_the_config_is_refused_without_its_password(
-        cli, isolated_home):
+        cli, isolated_home, url):
     isolated_home.config.parent.mkdir(parents=True, exist_ok=True)
-    isolated_home.config.write_text(
-        '[delivery]\nwebhook_url = "ftp://carol:s3cretpw@hooks.example.org/x"\n',
-        encoding="utf-8")
+    isolated_home.config.write_text(f'[delivery]\nwebhook_url = "{url}"\n', encoding="utf-8")
     r = cli("config")
     assert r.returncode == 2 and "webhook_url" in r.stderr, r.stderr
     assert "s3cretpw" not in r.stderr and "carol" not in r.stderr
