@@ -18,6 +18,7 @@ MB = 1024 * 1024
 # -- downloads ------------------------------------------------------------------------------
 MAX_DOWNLOAD = 64 * MB  # one HTTP answer: an arXiv day is ~2 MB, an API page ~0.5 MB
 HTTP_DEADLINE = 30.0  # seconds one HTTP request may take in total (PAPERTERM_HTTP_DEADLINE)
+ARXIV_DEADLINE = 20.0  # one request to arXiv (the RSS feed, a page of an API search)
 
 # -- files and streams ----------------------------------------------------------------------
 MAX_FEED_FILE = 64 * MB  # --feed FILE
