@@ -61,6 +61,21 @@ def test_a_connection_that_never_answers_ends_at_the_deadline(monkeypatch):
         assert time.monotonic() - started < 2.5
 
 
+def test_a_trickling_smtp_server_cannot_hold_a_run(monkeypatch):
+    from paperterm.config import DeliveryConfig
+    from paperterm.delivery.mail import build_email, send_email
+
+    monkeypatch.setenv("PAPERTERM_HTTP_DEADLINE", "1")
+    greeting = b"220 " + b"x" * 2000 + b"\r\n"
+    with HostileServer("trickle", interval=0.1, raw=greeting) as server:
+        cfg = DeliveryConfig(email_to=["me@example.org"], smtp_host="127.0.0.1",
+                             smtp_port=server.port, smtp_starttls=False)
+        started = time.monotonic()
+        with pytest.raises(DeliveryError, match="did not arrive within 1 s"):
+            send_email(build_email(_message(), cfg), cfg, None)
+        assert time.monotonic() - started < 3
+
+
 @pytest.mark.parametrize("client", ["zotero web", "hugging face"])
 def test_third_party_clients_have_the_whole_request_deadline_too(monkeypatch, client):
     from datetime import date
