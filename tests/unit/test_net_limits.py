@@ -238,3 +238,13 @@ def test_doctor_asks_a_busy_arxiv_once(cli, fake_arxiv):
     found = next(ln for ln in r.stdout.splitlines() if ln[8:20].strip() == "arXiv")
     assert found.startswith("  warn") and "503" in found
     assert len(fake_arxiv.requests) == 1 and time.monotonic() - started < 15
+
+
+def test_a_bib_file_past_its_cap_is_left_alone(cli, monkeypatch, tmp_path):
+    bib = tmp_path / "refs.bib"
+    bib.write_text("@misc{a, title={A}}\n" * 200, encoding="utf-8")
+    before = bib.read_bytes()
+    monkeypatch.setattr(limits, "MAX_IMPORT_FILE", 1000)
+    r = cli("export", "--feed", str(FEED), "--ids", "2602.20191", "--bib", str(bib))
+    assert r.returncode != 0 and "larger than 1000 bytes" in r.stderr, r.stderr
+    assert "nothing was written" in r.stderr and bib.read_bytes() == before
