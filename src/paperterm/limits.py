@@ -18,10 +18,11 @@ MB = 1024 * 1024
 # -- downloads ------------------------------------------------------------------------------
 MAX_DOWNLOAD = 64 * MB  # one HTTP answer: an arXiv day is ~2 MB, an API page ~0.5 MB
 HTTP_DEADLINE = 30.0  # seconds one HTTP request may take in total (PAPERTERM_HTTP_DEADLINE)
+ARXIV_DEADLINE = 20.0  # one request to arXiv (the RSS feed, a page of an API search)
 
 # -- files and streams ----------------------------------------------------------------------
 MAX_FEED_FILE = 64 * MB  # --feed FILE
-MAX_IMPORT_FILE = 256 * MB  # library import, learn --from
+MAX_IMPORT_FILE = 256 * MB  # library import, learn --from, the .bib file written into
 MAX_TEXT_FILE = 4 * MB  # config, topic files, the reader's state, notes from stdin
 READ_SECONDS = 30.0  # one file or stream read, start to end
 

@@ -166,6 +166,22 @@ async def test_a_hanging_feed_shows_the_cached_day_at_once(
             assert p.said("showing the most recent cached day, 2026-02-24")
 
 
+async def test_a_failed_fetch_leaves_the_cached_day_as_the_user_left_it(
+        yesterday_cached, make_app, probe, size, until, fake_arxiv):
+    fake_arxiv.route("/rss/", Reply(b"down", 500, delay=4.0))
+    session = _starting(yesterday_cached, _request())
+    app = make_app(session, autoscore=False)
+    async with app.run_test(size=size) as pilot:
+        p = probe(app)
+        await until(pilot, lambda: len(p.shown) == 3 and "2026-02-24" in _header(p))
+        screen = _screen(app)
+        await _filter_and_sort(pilot, app)
+        assert app.session.pending is not None  # set while the fetch still runs
+        await until(pilot, lambda: app.session.pending is None, seconds=15)
+        assert p.said("arXiv answered HTTP 500")
+        assert _screen(app) is screen and _kept(app)  # not replaced: filter and sort stand
+
+
 @pytest.mark.parametrize("refresh", [False, True])
 async def test_the_cached_day_is_replaced_when_the_fetch_returns(
         yesterday_cached, make_app, probe, size, until, fake_arxiv, refresh):
@@ -178,3 +194,20 @@ async def test_the_cached_day_is_replaced_when_the_fetch_returns(
         assert not fake_arxiv.requests[1:]
         await until(pilot, lambda: _showing(app, "2026-02-25"), seconds=15)
         await until(pilot, lambda: len(p.shown) == 244 and "2026-02-25" in _header(p))
+
+
+async def test_a_query_with_arxiv_down_searches_the_cache(
+        yesterday_cached, unreachable, make_app, probe, size, until):
+    store = Store.open(yesterday_cached.db_path)
+    store.papers.save_day(FEED, date(2026, 2, 20), [
+        Paper("2602.02001", 1, "Graph kernels at scale", ("B. Author",), "Kernels on graphs.",
+              ("cs.LG",), "cs.LG")], source="rss")
+    store.close()
+    session = _starting(yesterday_cached, _request(query="graph kernels"))
+    assert session.day.source == "loading"  # a search is never answered from the cache at once
+    app = make_app(session, autoscore=False)
+    async with app.run_test(size=size) as pilot:
+        p = probe(app)
+        await until(pilot, lambda: app.session.pending is None and len(p.shown) == 1)
+        assert p.shown[0].id == "2602.02001"  # the cached match, not the latest day
+        assert p.said("the cache was searched, not arXiv")

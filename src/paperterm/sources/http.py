@@ -13,10 +13,10 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
-from paperterm import __version__
+from paperterm import __version__, limits
 
 USER_AGENT = f"paperterm/{__version__} (terminal arXiv reader; https://pypi.org/project/paperterm)"
-TIMEOUT = 20.0
+TIMEOUT = limits.ARXIV_DEADLINE
 MIN_INTERVAL = 3.0  # arXiv asks for at least 3 s between API requests
 RETRIES = 3
 

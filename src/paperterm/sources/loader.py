@@ -112,10 +112,11 @@ def cached_while_fetching(req: LoadRequest, store: Store) -> Day | None:
     latest = store.papers.latest_day(req.feed_key)
     if latest is None:
         return None
-    return Day(store.papers.day_papers(req.feed_key, latest), latest.isoformat(), latest,
-               "cache", approximate=store.papers.is_approximate(req.feed_key, latest),
-               notices=[f"showing the most recent cached day, {latest.isoformat()}, while "
-                        "today's announcement loads"])
+    return _filtered(Day(
+        store.papers.day_papers(req.feed_key, latest), latest.isoformat(), latest, "cache",
+        approximate=store.papers.is_approximate(req.feed_key, latest),
+        notices=[f"showing the most recent cached day, {latest.isoformat()}, while today's "
+                 "announcement loads"]), req.announce_types)
 
 
 def loading_label(req: LoadRequest) -> str:
