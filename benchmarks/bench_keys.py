@@ -300,6 +300,8 @@ def main() -> int:
                         env["PAPERTERM_LOCAL_RANKING"] = "thread"
                     runs[name].append(run([sys.executable, "-c", *argv(home)], env,
                                           args.presses))
+                    print(f"round {r + 1}, {name}: p95 {ms(runs[name][-1])['p95_ms']} ms",
+                          file=sys.stderr, flush=True)
     finally:
         for hog in hogs:
             hog.kill()

@@ -112,9 +112,9 @@ class RankingProcess:
                 ok, value = conn.recv()
             except (EOFError, OSError) as exc:
                 self._failed = True
+                why = self._exit_status() or _why(exc)
                 self._stop()
-                raise RankingProcessFailed(f"the ranking process stopped ({_why(exc)})") \
-                    from None
+                raise RankingProcessFailed(f"the ranking process stopped ({why})") from None
             if not ok:
                 self._failed = True
                 raise RankingProcessFailed(str(value))
@@ -173,6 +173,17 @@ class RankingProcess:
                 proc.kill()
                 with contextlib.suppress(Exception):
                     proc.wait(STOP_WAIT)
+
+    def _exit_status(self) -> str:
+        """How the child ended ("" while it runs)."""
+        proc = self._proc
+        try:
+            code = None if proc is None else proc.wait(STOP_WAIT)
+        except Exception:
+            return ""
+        if code is None:
+            return ""
+        return f"killed by signal {-code}" if code < 0 else f"exit status {code}"
 
     def _kill(self) -> None:
         proc = self._proc
