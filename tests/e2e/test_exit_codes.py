@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -44,7 +45,9 @@ def test_budget_leaving_papers_unscored_exits_4_with_complete_output(run):
     assert len(rows) == N_PAPERS  # every paper is in the output, scored or not
     statuses = {r["status"] for r in rows}
     assert statuses == {"scored", "unscored"}
-    assert "budget" in proc.stderr
+    # issue 22: what stopped it, and what was spent (not "budget reached" with money left)
+    assert re.search(r"^stopped before a request that could exceed the budget of \$0\.01; "
+                     r"spent \$0\.00\d+; \d+ papers not scored$", proc.stderr, re.M), proc.stderr
 
 
 def test_digest_with_unscored_papers_exits_4_and_writes_the_digest(run, tmp_path):
