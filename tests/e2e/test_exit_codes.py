@@ -98,11 +98,11 @@ def test_unknown_price_with_budget_exits_3_and_the_config_price_fixes_it(run, is
 
 
 @pytest.mark.parametrize("base", ["not a url", "ftp://example.org/v1", "http://", "localhost:11434",
-                                  "http://[::1"])
+                                  "http://[::1", "user:hunter2secret@example.org/v1"])
 def test_an_api_base_that_is_not_a_url_stops_at_once_with_one_line(run, base):
     proc = run("score", "--feed", str(FEED), "--model", "openai/gpt-4o-mini",
                "--api-base", base)
     assert proc.returncode == 3, proc.stderr
     lines = [line for line in proc.stderr.splitlines() if not line.startswith("scoring: ")]
     assert len(lines) == 1 and "is not a URL" in lines[0], proc.stderr
-    assert "Traceback" not in proc.stderr
+    assert "Traceback" not in proc.stderr and "hunter2" not in proc.stderr
