@@ -185,7 +185,8 @@ def test_bash_completes_names_as_data(cli, tmp_path, evil_env):
     assert set(EVIL_TOPICS) | {"moe", "retrieval"} <= set(names[3])
 
 
-@pytest.mark.skipif(shutil.which("fish") is None, reason="fish is not installed")
+@pytest.mark.skipif(shutil.which("fish") is None or shutil.which("tmux") is None,
+                    reason="fish or tmux is not installed")
 def test_fish_completes_names_as_data(cli, tmp_path, evil_env):
     path = script(cli, "fish", tmp_path)
     work = tmp_path / "work"
@@ -197,6 +198,22 @@ def test_fish_completes_names_as_data(cli, tmp_path, evil_env):
     assert proc.returncode == 0, proc.stderr
     offered = {line.split("\t")[0] for line in proc.stdout.splitlines()}
     assert set(EVIL_TOPICS) | {"xx$(touch PWNED3)"} <= offered
+    # and inserted on a real command line, it is a word, not code
+    exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in evil_env.items()
+                       if k.startswith("PAPERTERM_") or k in ("PATH", "HOME"))
+    pane = Pane(f"cd {shlex.quote(str(work))} && env -u COLUMNS -u LINES {exports} "
+                "TERM=xterm-256color fish --no-config", 140, 40)
+    keys, wait = pane.keys, partial(pane.wait, seconds=30.0, every=0.2)
+    try:
+        keys(f"source {path}; and echo READY", "Enter")
+        wait(lambda s: "\nREADY" in s)
+        keys("clear", "Enter")
+        keys("paperterm --topic zz", "Tab")
+        wait(lambda s: "touch" in s)
+        keys("C-a", "echo START ", "C-e", " END", "Enter")
+        wait(lambda s: "START paperterm --topic zz$(touch PWNED1) END" in s)
+    finally:
+        pane.close()
     _nothing_ran(work)
 
 

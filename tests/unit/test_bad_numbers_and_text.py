@@ -107,3 +107,9 @@ def test_good_categories_still_pass_the_flag(cli):
 def test_an_empty_file_name_is_an_error_not_the_default_file(cli, isolated_home, argv):
     assert "expected a file name" in _one_line_exit_2(cli(*argv))
     assert not (isolated_home.home / "papers.bib").exists()
+
+
+@pytest.mark.parametrize("value", ["garbage", "2026-13-45"])
+def test_a_garbage_today_is_one_line(cli, value):
+    line = _one_line_exit_2(cli("score", "--scorer", "local", env={"PAPERTERM_TODAY": value}))
+    assert "PAPERTERM_TODAY is not a YYYY-MM-DD date" in line

@@ -13,7 +13,7 @@ import sys
 
 from paperterm.cli.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UserError
 from paperterm.hygiene import clean_line
-from paperterm.settings.env import EnvError, check_urls, env
+from paperterm.settings.env import EnvError, check_values, env
 
 COMMANDS = {"tui": "reader", "score": "score", "digest": "digest", "export": "export",
             "config": "config", "topics": "topics", "themes": "themes",
@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     opts = Options.from_namespace(build_parser(args).parse_args(args))
     try:
-        check_urls()
+        check_values()
         module = importlib.import_module(f"paperterm.cli.{COMMANDS[opts.command]}")
         return module.run(opts)
     except UserError as exc:

@@ -367,7 +367,8 @@ class Engine(Generic[R]):
         missing = [p for p in batch.papers if p.id not in parsed.results]
         if not missing:
             return
-        if self.stop is not None:  # this reply stopped the run: its papers say why
+        if self.stop is not None and self.stop.halt is Halt.FAILURE_STREAK:  # it stopped
+            # the run (being the last of the streak): its papers say what was wrong with it
             self._give_up(missing, f"no valid {self.task.noun} in the reply ({parsed.why})")
         elif not parsed.results and batch.fresh:  # unusable as a whole: once more, in halves
             self._ask_again(batch, missing, parsed, last=True)

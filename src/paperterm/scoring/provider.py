@@ -250,7 +250,10 @@ class Provider:
         from paperterm.scoring.keys import key_stop
 
         if self.api_base and not is_http_url(self.base_url):  # before any request is sent
-            return Stop(Halt.BAD_API_BASE, repr(clean_line(redact_url(self.api_base))[:80]))
+            shown = redact_url(self.api_base)
+            if "@" in shown:  # not a URL, so credentials may sit anywhere before the @
+                shown = "***@" + shown.rsplit("@", 1)[1]
+            return Stop(Halt.BAD_API_BASE, repr(clean_line(shown)[:80]))
         stop = key_stop(self.model, self.api_base, extra=self.options.extra)
         if stop is not None:
             return stop

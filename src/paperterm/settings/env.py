@@ -20,6 +20,7 @@ class EnvVar:
     help: str
     seam: bool = False  # points paperterm at a local server or a fixed day (tests, offline)
     url: str | None = None  # an address: what its placeholders are filled with to check it
+    iso_date: bool = False  # a YYYY-MM-DD date
 
 
 ENV_VARS = (
@@ -27,7 +28,8 @@ ENV_VARS = (
     EnvVar("PAPERTERM_HOME", "the data directory: the SQLite cache, the default `papers.bib`"),
     EnvVar("PAPERTERM_SMTP_PASSWORD", "the SMTP password for `[delivery]` `smtp_user`"),
     EnvVar("PAPERTERM_DEBUG", "any value: an internal error shows its traceback"),
-    EnvVar("PAPERTERM_TODAY", "the arXiv calendar day, as YYYY-MM-DD", seam=True),
+    EnvVar("PAPERTERM_TODAY", "the arXiv calendar day, as YYYY-MM-DD", seam=True,
+           iso_date=True),
     EnvVar("PAPERTERM_RSS_URL", "the arXiv RSS address (`{cats}` is replaced)", seam=True,
            url="cats"),
     EnvVar("PAPERTERM_ARXIV_API_URL", "the arXiv API address (`{}`: the query)", seam=True,
@@ -55,16 +57,30 @@ def env(name: str) -> str | None:
     return os.environ.get(name) or None
 
 
-def check_urls() -> None:
+def check_values() -> None:
     """Raise EnvError when a declared address variable is set to something that is no
-    http(s) URL (its placeholders filled in): one line naming the variable, at start-up,
-    rather than an internal error deep in a fetch."""
+    http(s) URL (its placeholders filled in), or a date variable to no date: one line
+    naming the variable, at start-up, rather than an internal error deep in a fetch."""
     for var in ENV_VARS:
-        value = env(var.name) if var.url is not None else None
-        if value is not None and not _usable_url(value, var.url or "-"):
+        value = env(var.name)
+        if value is None:
+            continue
+        if var.iso_date and not _is_date(value):
+            raise EnvError(f"{var.name} is not a YYYY-MM-DD date: {value[:40]!r}")
+        if var.url is not None and not _usable_url(value, var.url or "-"):
             # (the value is not repeated: it may hold credentials)
             raise EnvError(f"{var.name} is not an http(s) URL; unset it or give one such as "
                            f"{_EXAMPLE[var.url or '-']}")
+
+
+def _is_date(value: str) -> bool:
+    from datetime import date
+
+    try:
+        date.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
 
 
 _EXAMPLE = {"cats": "http://127.0.0.1:8000/rss/{cats}", "": "http://127.0.0.1:8000/api?{}",
