@@ -8,6 +8,7 @@ from rich.console import Console
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.color import Color
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Static
@@ -16,10 +17,12 @@ from paperterm.listing import Entry
 from paperterm.revisions import Op, diff_summary
 from paperterm.textsearch import Term, spans
 from paperterm.tui.text import clean, one_line, safe, tex
+from paperterm.tui.themes import contrast
 
 COLLAPSED_LINES = 4
 SEARCH_MATCH = "reverse"  # words the text filter matched (readable in every theme)
 TOPIC_MATCH = "bold underline"  # the topic's keywords
+DIFF_CONTRAST = 3.0  # a word diff's colour against the preview (else: bold / strike only)
 NOTE_LINES = 6  # lines of the user's note shown in the preview
 NO_MATCH = "No paper matches the filters. Press / or f to change them, esc clears the text filter."
 _measure_console = Console(width=80, file=None, color_system=None, legacy_windows=False)
@@ -156,8 +159,10 @@ class Preview(VerticalScroll, can_focus=True):
     def diff(self, pieces: list[tuple[Op, str]], style: str = "") -> Text:
         """A word diff as one text: deleted words struck, inserted ones bold, in the theme's
         colours (component classes, never fixed colours)."""
-        styles = {"ins": self.get_component_rich_style("preview--inserted", partial=True),
-                  "del": self.get_component_rich_style("preview--deleted", partial=True)}
+        styles = {"ins": self._readable(self.get_component_rich_style("preview--inserted",
+                                                                      partial=True)),
+                  "del": self._readable(self.get_component_rich_style("preview--deleted",
+                                                                      partial=True))}
         out = Text(style=style)
         for i, (op, words) in enumerate(pieces):
             if i:
@@ -165,6 +170,17 @@ class Preview(VerticalScroll, can_focus=True):
             shown = " ".join(clean(tex(words)).split())
             out.append_text(safe(shown, styles[op]) if op in styles else safe(shown))
         return out
+
+    def _readable(self, style: Style) -> Style:
+        """`style`, or only its bold/strike where the theme's colour reads too faintly on
+        the preview's background (a theme whose success colour is pale on light grey)."""
+        bg = self.background_colors[1]
+        if style.color is None or bg.ansi is not None:  # the terminal's own colours
+            return style
+        t = style.color.get_truecolor()
+        if contrast(Color(t.red, t.green, t.blue), bg) >= DIFF_CONTRAST:
+            return style
+        return Style(bold=style.bold, strike=style.strike)
 
     def toggle(self) -> None:
         self.expanded = not self.expanded
