@@ -260,7 +260,7 @@ _MIGRATIONS: list[str] = [
         PRIMARY KEY (id, version, channel)
     );
     """,
-    # 15: papers by title, case folded as SQLite's lower() does (issue 23: the same paper
+    # 16: papers by title, case folded as SQLite's lower() does (issue 23: the same paper
     # announced again under another id is found by its title and first author)
     """
     CREATE INDEX IF NOT EXISTS papers_by_title ON papers (lower(title));
