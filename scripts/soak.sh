@@ -3,17 +3,18 @@
 # process per core), stopping at the first failing run and saying which one it was.
 #
 #   scripts/soak.sh                 # 5 runs of the whole suite under load
-#   scripts/soak.sh -n 1 tests/tui/test_triage_keys.py -k header   # pytest args pass through
+#   scripts/soak.sh --runs 1 tests/tui/test_triage_keys.py -k header   # pytest args follow
 #   SOAK_HOGS=4 scripts/soak.sh     # more (or fewer: 0) busy processes than cores
+# (pytest's own options, such as -n 0 for one process, pass through too)
 set -u
 
 runs=5
-if [ "${1-}" = "-n" ]; then
-    runs=${2:?"-n needs a number of runs"}
+if [ "${1-}" = "--runs" ]; then
+    runs=${2:?"--runs needs a number"}
     shift 2
 fi
 case $runs in
-    ''|*[!0-9]*|0) echo "soak.sh: -n wants a positive number of runs, not '$runs'" >&2; exit 2 ;;
+    ''|*[!0-9]*|0) echo "soak.sh: --runs wants a positive number, not '$runs'" >&2; exit 2 ;;
 esac
 hogs=${SOAK_HOGS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
 

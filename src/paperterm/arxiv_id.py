@@ -18,12 +18,14 @@ _PREFIX = (
 _NEW = r"(?<!\d)\d{4}\.\d{4,5}(?!\d)"  # YYMM.NNNN (2007-2014) or YYMM.NNNNN (2015-)
 _OLD = r"(?P<archive>[a-z][a-z\-]*)(?:\.(?P<subject>[a-z]{2}))?/\d{7}(?!\d)"
 _TAIL = r"(?:\.pdf)?/?$"  # what a pdf or abs URL may end with
+_VERSION = r"\d{1,4}(?!\d)"  # up to v9999: a longer number is no version (never an int
+# of 5,000 digits, nor one SQLite cannot store)
 
 
 @functools.cache
 def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """The id and URL-tail patterns, compiled on first use (not on the reader's start)."""
-    return (re.compile(rf"{_PREFIX}?(?P<id>{_NEW}|{_OLD})(?:v(?P<v>\d+))?", re.I),
+    return (re.compile(rf"{_PREFIX}?(?P<id>{_NEW}|{_OLD})(?:v(?P<v>{_VERSION}))?", re.I),
             re.compile(_TAIL, re.I))
 
 

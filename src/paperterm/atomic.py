@@ -19,6 +19,8 @@ import re
 import stat
 from pathlib import Path
 
+from paperterm import limits
+
 
 class TargetError(Exception):
     """A path paperterm must not write to; the message is one line naming it and why."""
@@ -83,8 +85,10 @@ def read_regular(path: Path) -> bytes | None:
         what = not_regular(os.fstat(fd))
         if what is not None:
             raise TargetError(f"{path}: is {what}, not a regular file; nothing was written")
-        with os.fdopen(fd, "rb", closefd=False) as fh:
-            return fh.read()
+        try:
+            return limits.read_fd(fd, str(path), limits.MAX_IMPORT_FILE)
+        except (limits.InputTooLarge, limits.InputTooSlow) as exc:
+            raise TargetError(f"{exc}; nothing was written") from None
     finally:
         os.close(fd)
 

@@ -150,7 +150,8 @@ class DayModel:
         return True
 
     def triage_counts(self) -> dict[str, int]:
-        """Unseen, starred and marked papers of the whole day (whatever the filters)."""
-        return {"unseen": sum(not e.seen for e in self.entries),
+        """Unseen (new to me: not seen, not announced on an earlier day), starred and marked
+        papers of the whole day (whatever the filters)."""
+        return {"unseen": sum(e.new_to_me for e in self.entries),  # repeats are not new
                 "starred": sum(e.starred for e in self.entries),
                 "marked": sum(e.marked for e in self.entries)}

@@ -235,11 +235,14 @@ def render_digest(
     out += revised_section(revised)
     if unscored:
         out += [f"## Unscored ({len(unscored)})", ""]
-        for p in unscored:
+        listed = unscored if top is None else unscored[:top]
+        for p in listed:
             out.append(
                 f"- **{md_escape(tex(p.title))}** · {_link(p)}"
                 f" · {md_escape(_unscored_reason(scores.get(p.id)))}"
             )
+        if len(listed) < len(unscored):
+            out.append(f"- … and {len(unscored) - len(listed)} more (`--all` lists them)")
         out.append("")
     return "\n".join(out).rstrip() + "\n"
 

@@ -1,5 +1,6 @@
 """Every HTTP request paperterm makes (arXiv, enrichment, the webhook, the Zotero connector,
-`doctor`): one place that bounds it as a whole, not per read.
+`doctor`): one place that bounds it as a whole, not per read; `within` does it for the
+third-party clients (pyzotero, huggingface_hub). LLM calls have their own (scoring.provider).
 
 A socket timeout bounds each read, so a server answering a byte a second would hold a run
 forever; here a watchdog shuts the request's socket down at the deadline, whatever the
@@ -18,11 +19,14 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from email.message import Message
-from typing import Any
+from typing import Any, TypeVar
 
 from paperterm import limits
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -148,6 +152,32 @@ def _read_body(resp: Any, what: str, max_bytes: int, deadline: float,
     if dog.expired:  # the watchdog's shutdown reads as the end of the answer: it is not
         raise OSError("deadline passed")
     return b"".join(chunks)
+
+
+def within(work: Callable[[], T], what: str, seconds: float | None = None) -> T:
+    """Run `work`, a request through a third-party client whose reads we do not control
+    (pyzotero, huggingface_hub: their timeouts bound each read, not the whole), with the
+    whole-request deadline (default `limits.http_deadline()`); raises InputTooSlow after it.
+
+    `work` runs in a daemon thread, which cannot block the interpreter's exit, and is left
+    to finish on its own after the deadline. Its exceptions are raised here."""
+    limit = limits.http_deadline() if seconds is None else seconds
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = work()
+        except BaseException as exc:  # handed over to the caller's thread
+            outcome["error"] = exc
+
+    worker = threading.Thread(target=run, name=f"paperterm {what}", daemon=True)
+    worker.start()
+    worker.join(limit)
+    if worker.is_alive():
+        raise limits.too_slow(what, limit)
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
 
 
 def one_line(exc: BaseException) -> str:

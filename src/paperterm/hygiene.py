@@ -58,6 +58,14 @@ def clean_line(value: object) -> str:
     return " ".join(clean_text(value).split())
 
 
+def cut(value: object, width: int) -> str:
+    """`clean_line(value)` in at most `width` characters, ending in "…" when it was cut."""
+    text = clean_line(value)
+    if len(text) <= width:
+        return text
+    return text[: max(width - 1, 0)].rstrip() + "…"
+
+
 def clean_paper(paper: Paper) -> Paper:
     """`paper` with every text field passed through `clean_line`.
 

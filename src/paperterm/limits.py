@@ -18,10 +18,11 @@ MB = 1024 * 1024
 # -- downloads ------------------------------------------------------------------------------
 MAX_DOWNLOAD = 64 * MB  # one HTTP answer: an arXiv day is ~2 MB, an API page ~0.5 MB
 HTTP_DEADLINE = 30.0  # seconds one HTTP request may take in total (PAPERTERM_HTTP_DEADLINE)
+ARXIV_DEADLINE = 20.0  # one request to arXiv (the RSS feed, a page of an API search)
 
 # -- files and streams ----------------------------------------------------------------------
 MAX_FEED_FILE = 64 * MB  # --feed FILE
-MAX_IMPORT_FILE = 256 * MB  # library import, learn --from
+MAX_IMPORT_FILE = 256 * MB  # library import, learn --from, the .bib file written into
 MAX_TEXT_FILE = 4 * MB  # config, topic files, the reader's state, notes from stdin
 READ_SECONDS = 30.0  # one file or stream read, start to end
 
@@ -86,6 +87,22 @@ def read_fd(fd: int, what: str, max_bytes: int, seconds: float = READ_SECONDS) -
         total += len(chunk)
         if total > max_bytes:
             raise too_large(what, max_bytes)
+
+
+def read_stdin(what: str, max_bytes: int, seconds: float = READ_SECONDS) -> bytes:
+    """Standard input within the limits (see read_fd); a stdin without a file descriptor
+    (an embedding host's) is read as a stream, up to the size limit."""
+    import io
+    import sys
+
+    try:
+        fd = sys.stdin.fileno()
+    except (AttributeError, ValueError, io.UnsupportedOperation):
+        data = sys.stdin.buffer.read(max_bytes + 1)
+        if len(data) > max_bytes:
+            raise too_large(what, max_bytes) from None
+        return data
+    return read_fd(fd, what, max_bytes, seconds)
 
 
 def read_path(path: Path, what: str, max_bytes: int, seconds: float = READ_SECONDS) -> bytes:

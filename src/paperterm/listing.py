@@ -19,6 +19,7 @@ from paperterm.textsearch import Term, index_text, matches, parse_query
 
 if TYPE_CHECKING:
     from paperterm.revisions import Revision
+    from paperterm.services.repeats import Repeat
 
 # Sort keys in the order `s` cycles through them, with the label shown in the header.
 SORT_KEYS: tuple[str, ...] = ("relevance", "novelty", "combined", "title", "category", "order")
@@ -71,6 +72,13 @@ class Entry:
     note: str = ""
     day: str = ""  # the announcement day, in views of several days
     revision: Revision | None = None  # a kept paper come back with a higher version
+    repeat: Repeat | None = None  # announced on an earlier day (this id, or a near-duplicate)
+    folded: bool = False  # a near-duplicate of another paper in the same list: not shown
+
+    @property
+    def new_to_me(self) -> bool:
+        """Never seen, and never announced on an earlier day: shows as unseen, counts as new."""
+        return not self.seen and self.repeat is None
 
     @property
     def id(self) -> str:
@@ -123,6 +131,7 @@ class FilterState:
     categories: frozenset[str] = field(default_factory=frozenset)  # any of the paper's
     announce_types: frozenset[str] = field(default_factory=frozenset)
     unseen_only: bool = False
+    new_only: bool = False  # "new to me": never seen and never announced on an earlier day
     starred_only: bool = False
     code_only: bool = False  # papers with a code link (enrichment)
 
@@ -147,6 +156,8 @@ class FilterState:
             out.append("type " + ",".join(sorted(self.announce_types)))
         if self.unseen_only:
             out.append("unseen")
+        if self.new_only:
+            out.append("new to me")
         if self.starred_only:
             out.append("starred")
         if self.code_only:
@@ -154,9 +165,13 @@ class FilterState:
         return out
 
     def matches(self, e: Entry, terms: list[Term] | None = None) -> bool:
+        if e.folded:
+            return False
         if terms is None:
             terms = self.terms()
         if self.unseen_only and e.seen:
+            return False
+        if self.new_only and not e.new_to_me:
             return False
         if self.starred_only and not e.starred:
             return False
@@ -176,7 +191,7 @@ class FilterState:
 def filter_entries(entries: Iterable[Entry], state: FilterState) -> list[Entry]:
     terms = state.terms()
     if not state.active:
-        return list(entries)
+        return [e for e in entries if not e.folded]
     return [e for e in entries if state.matches(e, terms)]
 
 

@@ -21,6 +21,7 @@ _SECRET = re.compile(r"\b(?:sk|pk|rk|key)-[A-Za-z0-9_\-]{4,}"
 _USERINFO = re.compile(r"(?<=://)[^/\s@]+@")
 _LONG = 8  # values this long are replaced anywhere; shorter ones only as a whole token
 _URL = re.compile(r"\b[A-Za-z][A-Za-z0-9+.\-]*://[^\s'\"<>]+")
+_BARE_USERINFO = re.compile(r"(?<![A-Za-z0-9*])[^\s/@:'\"*]+:[^\s/@'\"]+@(?=[A-Za-z0-9\[])")
 _SEGMENT = re.compile(r"[A-Za-z0-9_\-]+")
 
 
@@ -57,8 +58,9 @@ def redact_url(url: str) -> str:
 
 
 def redact_urls(text: str) -> str:
-    """`text` with every URL in it shown as `redact_url` shows it."""
-    return _URL.sub(lambda m: redact_url(m.group(0)), text)
+    """`text` with every URL in it shown as `redact_url` shows it, and a `user:pass@` left
+    of a host even without a scheme (a mistyped `https//user:pass@host`)."""
+    return _BARE_USERINFO.sub(MASK + "@", _URL.sub(lambda m: redact_url(m.group(0)), text))
 
 
 def url_host(url: str) -> str:

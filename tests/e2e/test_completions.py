@@ -140,3 +140,103 @@ def test_no_shell_is_one_clear_line(cli):
     proc = cli("completions")
     assert proc.returncode == 2 and proc.stderr.strip().count("\n") == 0
     assert "bash|zsh|fish" in proc.stderr
+
+
+# -- names are data (issue 21): a topic or theme named like shell code is never run -----------
+
+EVIL_TOPICS = ("zz$(touch PWNED1)", "yy`touch PWNED2`")
+
+
+@pytest.fixture
+def evil_env(shell_env: dict[str, str], isolated_home, tmp_path: Path) -> dict[str, str]:
+    """The user's config also holds topics and a theme named like shell code."""
+    config = isolated_home.config
+    config.write_text(config.read_text(encoding="utf-8") + "".join(
+        f'[topics."{name}"]\ndescription = "x"\nkeywords = ["x"]\n' for name in EVIL_TOPICS),
+        encoding="utf-8")
+    bundled = (ROOT / "themes" / "paperterm-dark.toml").read_text(encoding="utf-8")
+    (config.parent / "themes" / "evil.toml").write_text(
+        bundled.replace('name = "paperterm-dark"', 'name = "xx$(touch PWNED3)"'),
+        encoding="utf-8")
+    return shell_env
+
+
+def _nothing_ran(where: Path) -> None:
+    assert not list(where.glob("PWNED*")), "a name was run as shell code"
+
+
+def test_bash_completes_names_as_data(cli, tmp_path, evil_env):
+    path = script(cli, "bash", tmp_path)
+    work = tmp_path / "work"
+    work.mkdir()
+    names = []
+    for words in (("--topic", "zz"), ("--topic", "yy"), ("--theme", "xx"), ("--topic", "")):
+        array = " ".join(shlex.quote(w) for w in ("paperterm", *words))
+        # complete, then use each offered word on a command line as bash would insert it
+        code = (f"source {shlex.quote(str(path))}; COMP_WORDS=({array}); "
+                f"COMP_CWORD={len(words)}; _paperterm; "
+                'for w in "${COMPREPLY[@]}"; do eval "printf \'%s\\n\' $w"; done')
+        proc = subprocess.run(["bash", "--norc", "-c", code], capture_output=True, text=True,
+                              env=evil_env, timeout=60, cwd=work)
+        assert proc.returncode == 0, proc.stderr
+        names.append(proc.stdout.splitlines())
+    _nothing_ran(work)
+    assert names[:3] == [[EVIL_TOPICS[0]], [EVIL_TOPICS[1]], ["xx$(touch PWNED3)"]]
+    assert set(EVIL_TOPICS) | {"moe", "retrieval"} <= set(names[3])
+
+
+@pytest.mark.skipif(shutil.which("fish") is None or shutil.which("tmux") is None,
+                    reason="fish or tmux is not installed")
+def test_fish_completes_names_as_data(cli, tmp_path, evil_env):
+    path = script(cli, "fish", tmp_path)
+    work = tmp_path / "work"
+    work.mkdir()
+    code = (f"source {shlex.quote(str(path))}; complete -C 'paperterm --topic '; "
+            "complete -C 'paperterm --theme xx'")
+    proc = subprocess.run(["fish", "--no-config", "-c", code], capture_output=True, text=True,
+                          env=evil_env, timeout=60, cwd=work)
+    assert proc.returncode == 0, proc.stderr
+    offered = {line.split("\t")[0] for line in proc.stdout.splitlines()}
+    assert set(EVIL_TOPICS) | {"xx$(touch PWNED3)"} <= offered
+    # and inserted on a real command line, it is a word, not code
+    exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in evil_env.items()
+                       if k.startswith("PAPERTERM_") or k in ("PATH", "HOME"))
+    pane = Pane(f"cd {shlex.quote(str(work))} && env -u COLUMNS -u LINES {exports} "
+                "TERM=xterm-256color fish --no-config", 140, 40)
+    keys, wait = pane.keys, partial(pane.wait, seconds=30.0, every=0.2)
+    try:
+        keys(f"source {path}; and echo READY", "Enter")
+        wait(lambda s: "\nREADY" in s)
+        keys("clear", "Enter")
+        keys("paperterm --topic zz", "Tab")
+        wait(lambda s: "touch" in s)
+        keys("C-a", "echo START ", "C-e", " END", "Enter")
+        wait(lambda s: "START paperterm --topic zz$(touch PWNED1) END" in s)
+    finally:
+        pane.close()
+    _nothing_ran(work)
+
+
+@pytest.mark.skipif(shutil.which("zsh") is None or shutil.which("tmux") is None,
+                    reason="zsh or tmux is not installed")
+def test_zsh_completes_names_as_data_in_a_real_terminal(cli, tmp_path, evil_env):
+    path = script(cli, "zsh", tmp_path)
+    work = tmp_path / "work"
+    work.mkdir()
+    exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in evil_env.items()
+                       if k.startswith("PAPERTERM_") or k in ("PATH", "HOME"))
+    pane = Pane(f"cd {shlex.quote(str(work))} && env -u COLUMNS -u LINES {exports} "
+                "TERM=xterm-256color zsh -f", 140, 40)
+    keys, wait = pane.keys, partial(pane.wait, seconds=30.0, every=0.2)
+    try:
+        keys(f"autoload -U compinit && compinit -u && source {path} && echo READY", "Enter")
+        wait(lambda s: "\nREADY" in s)
+        keys("clear", "Enter")
+        # complete the name, then print the completed line's word instead of running it
+        keys("paperterm --topic zz", "Tab")
+        wait(lambda s: "touch" in s)
+        keys("C-a", "print -r -- START ", "C-e", " END", "Enter")
+        wait(lambda s: "START paperterm --topic zz$(touch PWNED1) END" in s)
+    finally:
+        pane.close()
+    _nothing_ran(work)

@@ -20,8 +20,9 @@ from paperterm.store import ScoreRow, Store
 from paperterm.topics import resolve_topic
 
 FEB25, MAR02 = "2026-02-25", "2026-03-02"
-# picks among the real papers of each day: on topic (MoE, quantization) and not
-PICKS = {FEB25: ["2602.20191", "2602.20309", "2602.21144", "2602.20175"],
+# picks among the real papers of each day: on topic (MoE, quantization, training at scale)
+# and not
+PICKS = {FEB25: ["2602.21081", "2602.20191", "2602.20309", "2602.21144", "2602.20175"],
          MAR02: ["2602.24059", "2602.23722", "2602.23367"]}
 
 
@@ -78,7 +79,7 @@ def test_the_default_ranking_figures_are_those_of_score_json_ranks(cli, days):
         assert row["in_top_2x"] == want["in_top_2x"]
         assert row["precision_at_10"] == pytest.approx(want["precision_at_10"], abs=1e-4)
         assert row["ndcg_at_20"] == pytest.approx(want["ndcg_at_20"], abs=1e-4)
-    assert blend["days"] == 2 and blend["picks"] == 7
+    assert blend["days"] == 2 and blend["picks"] == 8
     assert blend["in_top_2x"] == sum(h["in_top_2x"] for h in hand.values())
     assert blend["precision_at_10"] == pytest.approx(
         sum(h["precision_at_10"] for h in hand.values()) / 2, abs=1e-4)

@@ -230,3 +230,13 @@ def test_desktop_saved_but_not_filed_is_recorded_and_said(cli, zotero):
     again = cli("zotero", "--feed", str(FEED), "--ids", "2602.20191", "--collection", "moe")
     assert "nothing sent to Zotero (desktop): the paper was sent there before" in again.stderr
     assert len(zotero.items) == 1
+
+
+def test_starred_needs_only_the_store_never_the_rss_feed(cli, zotero, fake_arxiv):
+    assert cli("score", "--feed", str(FEED), "--scorer", "local").returncode == 0
+    assert cli("star", "2602.20191").returncode == 0
+    proc = cli("zotero", "--starred")
+    assert proc.returncode == 0, proc.stderr
+    assert fake_arxiv.requests == []  # arXiv was never asked
+    assert "unreachable" not in proc.stderr and "sample" not in proc.stderr
+    assert [i["url"] for i in zotero.items] == ["https://arxiv.org/abs/2602.20191"]

@@ -10,11 +10,13 @@ from collections.abc import Iterator
 
 
 class HostileServer:
-    """`mode`: "trickle" (one byte every `interval` s of a valid answer), "stream" (an
-    endless body as fast as the client reads) or "hang" (read the request, say nothing)."""
+    """`mode`: "trickle" (one byte every `interval` s of a valid HTTP answer, or of `raw`
+    from the moment a client connects: an SMTP greeting), "stream" (an endless body as fast
+    as the client reads) or "hang" (read the request, say nothing)."""
 
-    def __init__(self, mode: str, interval: float = 0.2, body: bytes = b"ok" * 5000) -> None:
-        self.mode, self.interval, self.body = mode, interval, body
+    def __init__(self, mode: str, interval: float = 0.2, body: bytes = b"ok" * 5000,
+                 raw: bytes | None = None) -> None:
+        self.mode, self.interval, self.body, self.raw = mode, interval, body, raw
         self.stop = threading.Event()
         self.sent = 0  # bytes of body sent (stream)
         self.requests: list[bytes] = []
@@ -37,6 +39,12 @@ class HostileServer:
         with conn:
             conn.settimeout(2)
             try:
+                if self.raw is not None:  # a protocol whose server speaks first
+                    for i in range(len(self.raw)):
+                        if self.stop.wait(self.interval):
+                            return
+                        conn.sendall(self.raw[i:i + 1])
+                    return
                 self.requests.append(conn.recv(65536))
                 if self.mode == "hang":
                     self.stop.wait()

@@ -121,6 +121,41 @@ async def test_palette_provider_lists_every_action(make_session, make_app, size)
         assert all(h.help.startswith("key: ") for h in hits)
 
 
+async def test_the_palette_shows_bracketed_text_as_written(make_session, make_app, size,
+                                                          until):
+    """The Zotero entry read "desktop or web ()": its "[zotero]" was taken for markup."""
+    app = make_app(make_session())
+    async with app.run_test(size=size) as pilot:
+        day = app.screen
+        await pilot.press("ctrl+p")
+        await until(pilot, lambda: app.screen is not day)
+        await pilot.press(*"zotero")
+        commands = app.screen.query_one(CommandList)
+        await until(pilot, lambda: commands.option_count > 0)
+        shown = [str(commands.get_option_at_index(i).prompt) for i in
+                 range(commands.option_count)]
+        assert any("desktop or web ([zotero])" in text for text in shown), shown
+        assert not any("()" in text for text in shown)
+
+
+async def test_help_scrolls_with_jk_and_its_scrollbar_covers_no_key(make_session, make_app,
+                                                                    until):
+    app = make_app(make_session())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        box = app.screen.query_one("#help-box")
+        table = app.screen.query_one("#help-table")
+        await pilot.pause()
+        assert box.show_vertical_scrollbar
+        assert table.region.right <= box.vertical_scrollbar.region.x
+        assert box.styles.scrollbar_gutter == "stable"  # no reflow when the bar comes
+        await pilot.press("j", "j", "j")
+        await until(pilot, lambda: box.scroll_y == 3)
+        await pilot.press("k")
+        await until(pilot, lambda: box.scroll_y == 2)
+
+
 async def test_help_lists_every_binding_and_closes(make_session, make_app, size, until):
     app = make_app(make_session(config=Config(keys={"star": "z"})))
     async with app.run_test(size=size) as pilot:

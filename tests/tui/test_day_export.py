@@ -28,13 +28,16 @@ async def test_e_exports_the_marked_papers_as_ris(make_session, make_app, probe,
     async with app.run_test(size=size) as pilot:
         p = probe(app)
         first, second = p.shown[0], p.shown[1]
+        announced = [e.paper.id for e in p.day.model.entries]
         await pilot.press("x", "x")
         await _export(pilot, app, until, "ris")
         await until(pilot, lambda: p.said("as ris to"))
     files = list((isolated_home.home / "exports").glob("*.ris"))
     assert len(files) == 1
     entries = rispy.loads(files[0].read_text(encoding="utf-8"))
-    assert [e["urls"][0] for e in entries] == [first.paper.abs_url, second.paper.abs_url]
+    # the two marked papers, in announcement order (the list's top two need not be)
+    want = sorted([first, second], key=lambda e: announced.index(e.paper.id))
+    assert [e["urls"][0] for e in entries] == [e.paper.abs_url for e in want]
 
 
 async def test_e_writes_a_markdown_note_for_the_current_paper(make_session, make_app, probe,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 
 from paperterm.models import Paper
+from paperterm.scoring.halt import Halt
 from paperterm.scoring.types import RunSummary, Score, ScoringSettings
 from paperterm.tui.paper_list import PaperTable
 
@@ -185,13 +186,15 @@ async def test_scoring_error_and_budget_are_notices(make_session, make_app, prob
 
     def half(papers, on_scores, on_progress, run, model):
         on_scores([Score(x.id, x.version, 5, 5, "ok", "scored") for x in papers[:10]])
-        return RunSummary(model=model, stopped="budget of $0.01 reached")
+        return RunSummary(model=model, halted=Halt.BUDGET, stopped=(
+            "stopped before a request that could exceed the budget of $0.01; spent $0.0092"))
 
     fake_scoring.plan = half
     app = make_app(make_session(settings=llm_settings))
     async with app.run_test(size=size) as pilot:
-        p = probe(app)
-        await until(pilot, lambda: p.said("budget of $0.01 reached"))
+        p = probe(app)  # issue 22: not "budget reached", nor "stopped: stopped"
+        await until(pilot, lambda: p.said("Scoring stopped before a request that could exceed "
+                                          "the budget of $0.01; spent $0.0092"))
         assert sum(e.status == "scored" for e in p.day.entries) == 10
         assert sum(e.status == "unsent" for e in p.day.entries) == 234  # not "failed"
         assert "234 not sent" in p.header()

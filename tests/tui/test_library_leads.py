@@ -47,7 +47,9 @@ async def test_search_results_move_with_jk_and_the_query_keeps_its_text(
         assert results.highlighted == 1
         await pilot.press("k")
         assert results.highlighted == 0
-        await pilot.press("tab")  # back to the query: the text stays, the next key adds
+        await pilot.press("up")  # from the first result back to the query
+        assert screen.focused is box and box.value == "larvae"
+        await pilot.press("down", "tab")  # back to the query: the text stays, the next key adds
         await until(pilot, lambda: screen.focused is box)
         await pilot.press("s")
         assert box.value == "larvaes"
@@ -150,3 +152,20 @@ async def test_search_and_similar_previews_show_tex_as_unicode(make_session, mak
         detail = str(similar.query_one("#library-detail").render())
         assert "\\" not in detail and "$" not in detail, detail
         assert "α" in detail or "10²" in detail
+
+
+async def test_another_day_from_a_visited_day_leaves_the_library(make_session, make_app,
+                                                                 until):
+    session = make_session()
+    _older_day(session.db_path)
+    app = make_app(session)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("F", *"larvae")
+        search = app.screen
+        await until(pilot, lambda: len(search.hits) == 2)
+        await pilot.press("down", "enter")
+        await until(pilot, lambda: isinstance(app.screen, DayScreen) and app.screen.visit)
+        assert any("esc goes back to the results" in text for text, _ in app.said)
+        app.screen.days.jump_to("2026-02-25")  # another day: the reader's own, not a visit
+        await until(pilot, lambda: isinstance(app.screen, DayScreen) and not app.screen.visit)
+        assert len(app.screen_stack) == 1

@@ -56,6 +56,7 @@ async def test_a_killed_ranking_process_is_started_again(make_session, make_app,
         await until(pilot, lambda: _blended(p), seconds=30)
         killed = app.ranking.pid
         os.kill(killed, signal.SIGKILL)
+        await until(pilot, lambda: app.ranking.pid is None)  # gone between two rankings
         target = next(e for e in p.shown if e.paper.title.startswith("MoBiQuant"))
         before = target.fine
         p.to_paper(target.id)

@@ -49,7 +49,8 @@ def full_scans(db, statements: list[str]) -> list[tuple[str, str]]:
     for sql in dict.fromkeys(statements):
         if not sql.lstrip().upper().startswith(("SELECT", "WITH")):
             continue
-        params = [None] * sql.count("?")
+        # the placeholders outside string literals (an expanded title may hold a "?")
+        params = [None] * re.sub(r"'(?:[^']|'')*'", "", sql).count("?")
         plan = [row[3] for row in c.execute("EXPLAIN QUERY PLAN " + sql, params)]
         derived = {d.split()[1] for d in plan if d.startswith(("MATERIALIZE ", "CO-ROUTINE "))}
         for detail in plan:

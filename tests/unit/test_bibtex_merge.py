@@ -260,8 +260,8 @@ def test_the_lock_on_the_bib_folder_serialises_writers(tmp_path: Path) -> None:
 
 
 def _worker(target: str, ids: list[str], home: str | None = None) -> None:
-    if home is not None:
-        os.environ["PAPERTERM_HOME"] = home
+    if home is not None:  # this process's own data dir
+        os.environ.update(PAPERTERM_HOME=home)
     for pid in ids:  # one read-merge-write cycle per paper: many chances to interleave
         export_papers([paper(pid, f"Paper {pid}")], target)
 

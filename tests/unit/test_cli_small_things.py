@@ -3,6 +3,7 @@ sample warning for `--sample`, per-subcommand help, the README quickstart."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -68,8 +69,13 @@ def test_options_a_subcommand_does_not_use_are_refused_not_ignored(cli, isolated
     assert "--model" in cli("--help").stdout  # the reader takes them all
 
 
-def test_readme_quickstart_uses_python3():
+def test_readme_installs_as_a_tool_and_develops_with_python3():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     quickstart = readme.split("## Quickstart", 1)[1].split("\n## ", 1)[0]
-    assert "python3 -m venv" in quickstart
-    assert "python -m venv" not in quickstart.replace("python3 -m venv", "")
+    first = re.search(r"```bash\n(.*?)\n", quickstart).group(1)  # type: ignore[union-attr]
+    assert first.startswith("pipx install .") and "uv tool install ." in first
+    development = readme.split("\n## Development", 1)[1].split("\n## ", 1)[0]
+    assert "python3 -m venv" in development and 'pip install -e ".[dev]"' in development
+    assert "python -m venv" not in development.replace("python3 -m venv", "")
+    # .ci/run makes its dev venv with the Development section's command
+    assert 'pip install -e ".[dev]"' in (ROOT / ".ci" / "run").read_text(encoding="utf-8")

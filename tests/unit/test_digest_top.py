@@ -36,3 +36,21 @@ def test_digest_max_in_the_config_sets_how_many(cli, isolated_home):
     isolated_home.config.write_text("digest_max = 0\n", encoding="utf-8")
     bad = cli("digest", "--sample")
     assert bad.returncode != 0 and "digest_max" in bad.stderr and "1-100000" in bad.stderr
+
+
+def test_the_top_lists_at_most_digest_max_unscored_papers_and_says_how_many_more():
+    from paperterm.digest import render_digest
+    from paperterm.models import Paper, Topic
+    from paperterm.scoring.types import RunSummary, Score
+
+    papers = [Paper(f"2602.{i:05d}", 1, f"Paper {i}", ("A B",), "Text.", ("cs.LG",), "cs.LG")
+              for i in range(30)]
+    scores = {p.id: Score(p.id, 1, None, None, "", status="unscored", error="budget reached")
+              for p in papers}
+    md = render_digest("2026-02-02", Topic("moe", "", ()), "m", RunSummary(model="m"),
+                       papers, scores, top=20)
+    assert md.count("\n- **Paper ") == 20
+    assert "… and 10 more (`--all` lists them)" in md
+    every = render_digest("2026-02-02", Topic("moe", "", ()), "m", RunSummary(model="m"),
+                          papers, scores)
+    assert every.count("\n- **Paper ") == 30

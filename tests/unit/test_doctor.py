@@ -162,3 +162,12 @@ def test_clipboard_warnings(cli, env, words):
     r = cli("doctor", env=env)
     found = line(r.stdout, "clipboard")
     assert found.startswith("  warn") and words in found and "fix:" in found
+
+
+def test_a_remapped_key_that_displaces_another_is_named(cli, isolated_home):
+    """`[keys] star = "s"` silently took `s` from sort: doctor says so, as the reader does."""
+    isolated_home.config.parent.mkdir(parents=True, exist_ok=True)
+    isolated_home.config.write_text('[keys]\nstar = "s"\n', encoding="utf-8")
+    r = cli("doctor", "--no-request")
+    assert line(r.stdout, "keys").startswith("  warn")
+    assert "star = 's' takes 's' from sort, which now has no key" in r.stdout

@@ -69,6 +69,15 @@ def test_a_near_miss_must_hold_at_least_half_of_the_words(store):
     assert ids(store, "quantization zyzzyva") != []  # one of two is half
 
 
+def test_a_word_half_typed_leaves_the_papers_of_the_others(store):
+    """While typing: a last word no paper holds yet finds what the words before it find."""
+    assert ids(store, '"mixture of experts" quantizat') == ids(store, '"mixture of experts"')
+    both = {r[0] for r in store.conn.execute(
+        """SELECT d.id FROM paper_fts JOIN fts_docs d ON d.doc = paper_fts.rowid
+           WHERE paper_fts MATCH '"quantization" AND "experts"'""")}
+    assert both and set(ids(store, "quantization experts mixtu")) == both
+
+
 def test_phrases_prefixes_exclusions_and_fields_still_work(store):
     assert ids(store, '"mixture of experts"')
     phrase = set(ids(store, '"mixture of experts"'))

@@ -61,6 +61,41 @@ def test_a_connection_that_never_answers_ends_at_the_deadline(monkeypatch):
         assert time.monotonic() - started < 2.5
 
 
+def test_a_trickling_smtp_server_cannot_hold_a_run(monkeypatch):
+    from paperterm.config import DeliveryConfig
+    from paperterm.delivery.mail import build_email, send_email
+
+    monkeypatch.setenv("PAPERTERM_HTTP_DEADLINE", "1")
+    greeting = b"220 " + b"x" * 2000 + b"\r\n"
+    with HostileServer("trickle", interval=0.1, raw=greeting) as server:
+        cfg = DeliveryConfig(email_to=["me@example.org"], smtp_host="127.0.0.1",
+                             smtp_port=server.port, smtp_starttls=False)
+        started = time.monotonic()
+        with pytest.raises(DeliveryError, match="did not arrive within 1 s"):
+            send_email(build_email(_message(), cfg), cfg, None)
+        assert time.monotonic() - started < 3
+
+
+@pytest.mark.parametrize("client", ["zotero web", "hugging face"])
+def test_third_party_clients_have_the_whole_request_deadline_too(monkeypatch, client):
+    from datetime import date
+
+    from paperterm.enrich.hf import fetch_hf
+    from paperterm.enrich.http import EnrichError
+    from paperterm.zotero.web import WebLibrary
+
+    monkeypatch.setenv("PAPERTERM_HTTP_DEADLINE", "1")
+    with HostileServer("trickle", interval=0.1) as server:
+        started = time.monotonic()
+        if client == "zotero web":
+            with pytest.raises(ZoteroError, match="did not arrive within 1 s"):
+                WebLibrary("475425", api_key="k3y", base_url=server.url).collections()
+        else:
+            with pytest.raises(EnrichError, match="did not arrive within 1 s"):
+                fetch_hf(["2602.20191"], [date(2026, 2, 25)], endpoint=server.url)
+        assert time.monotonic() - started < 3
+
+
 # -- unbounded downloads and reads -------------------------------------------------------------
 
 
@@ -149,12 +184,12 @@ def test_a_webhook_echoing_its_path_never_prints_the_token():
         assert secret not in text
 
 
+@pytest.mark.parametrize("url", ["ftp://carol:s3cretpw@hooks.example.org/x",
+                                 "https//carol:s3cretpw@hooks.example.org/x"])
 def test_an_invalid_webhook_url_in_the_config_is_refused_without_its_password(
-        cli, isolated_home):
+        cli, isolated_home, url):
     isolated_home.config.parent.mkdir(parents=True, exist_ok=True)
-    isolated_home.config.write_text(
-        '[delivery]\nwebhook_url = "ftp://carol:s3cretpw@hooks.example.org/x"\n',
-        encoding="utf-8")
+    isolated_home.config.write_text(f'[delivery]\nwebhook_url = "{url}"\n', encoding="utf-8")
     r = cli("config")
     assert r.returncode == 2 and "webhook_url" in r.stderr, r.stderr
     assert "s3cretpw" not in r.stderr and "carol" not in r.stderr
@@ -181,3 +216,35 @@ def test_doctor_warns_in_one_line_when_arxiv_is_unreachable(cli, monkeypatch):
     assert lines[i].startswith("  warn") and "unreachable" in lines[i]
     assert "fix:" in lines[i + 1] and r.returncode == 0
     assert time.monotonic() - started < 15
+
+
+def test_a_note_from_an_endless_stdin_is_refused(run_cli, isolated_home):
+    import subprocess
+    import sys
+
+    feed = str(FEED)
+    assert run_cli("score", "--feed", feed, "--scorer", "local").returncode == 0
+    with open("/dev/zero", "rb") as zero:
+        proc = subprocess.run([sys.executable, "-m", "paperterm", "note", "2602.20191",
+                               "--set", "-"], stdin=zero, capture_output=True, text=True,
+                              timeout=60, cwd=isolated_home.home.parent)
+    assert proc.returncode == 2 and "larger than 4 MB" in proc.stderr, proc.stderr
+
+
+def test_doctor_asks_a_busy_arxiv_once(cli, fake_arxiv):
+    fake_arxiv.route("/rss/", Reply(b"busy", 503, {"Retry-After": "30"}))
+    started = time.monotonic()
+    r = cli("doctor")
+    found = next(ln for ln in r.stdout.splitlines() if ln[8:20].strip() == "arXiv")
+    assert found.startswith("  warn") and "503" in found
+    assert len(fake_arxiv.requests) == 1 and time.monotonic() - started < 15
+
+
+def test_a_bib_file_past_its_cap_is_left_alone(cli, monkeypatch, tmp_path):
+    bib = tmp_path / "refs.bib"
+    bib.write_text("@misc{a, title={A}}\n" * 200, encoding="utf-8")
+    before = bib.read_bytes()
+    monkeypatch.setattr(limits, "MAX_IMPORT_FILE", 1000)
+    r = cli("export", "--feed", str(FEED), "--ids", "2602.20191", "--bib", str(bib))
+    assert r.returncode != 0 and "larger than 1000 bytes" in r.stderr, r.stderr
+    assert "nothing was written" in r.stderr and bib.read_bytes() == before

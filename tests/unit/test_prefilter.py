@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from paperterm.models import Paper
-from paperterm.scoring import local_scores
+from paperterm.scoring.local import rank_locally
 from paperterm.scoring.prefilter import (
     NOT_SENT,
     Positive,
@@ -39,9 +39,18 @@ def sent_ids(llm) -> list[str]:
     return out
 
 
+def blend_scores(day: list[Paper], topic) -> list[Score]:
+    """The reader's default local ranking (the blend), which the prefilter sends the top of."""
+    store = Store.unavailable("ranked without a cache")
+    try:
+        return rank_locally(store, day, topic, day="d") or []
+    finally:
+        store.close()
+
+
 def local_top(day: list[Paper], topic, n: int) -> list[str]:
     """The local top n as the reader ranks it: by value, equal values by the fine score."""
-    scores = {s.paper_id: (s.relevance, s.fine or 0.0) for s in local_scores(day, topic)}
+    scores = {s.paper_id: (s.relevance, s.fine or 0.0) for s in blend_scores(day, topic)}
     order = sorted(range(len(day)), key=lambda i: (-scores[day[i].id][0],
                                                    -scores[day[i].id][1], i))
     return [day[i].id for i in order[:n]]
@@ -83,7 +92,7 @@ def test_the_config_key_is_checked_like_the_flag(cli, isolated_home):
 
 
 def test_the_split_sends_the_top_part_followed_authors_and_kept_papers(day, topic):
-    local = local_scores(day, topic)
+    local = blend_scores(day, topic)
     bottom = day[-1]  # the last paper of the announcement: not in a top of 10
     assert bottom.id not in local_top(day, topic, 10)
     followed = replace(topic, follow=(bottom.authors[0],))
@@ -126,7 +135,7 @@ def test_score_prefilter_sends_only_the_local_top_part(cli, llm, day, topic):
     assert sorted(sent_ids(llm)) == sorted(top)
     by_id = {row["id"]: row for row in rows}
     assert len(rows) == len(day)
-    local = {s.paper_id: s for s in local_scores(day, topic)}
+    local = {s.paper_id: s for s in blend_scores(day, topic)}
     held = [row for row in rows if row["status"] == "prefiltered"]
     assert len(held) == len(day) - 74
     for row in held:

@@ -86,3 +86,20 @@ def test_deep_nesting_never_raises_out_of_the_parser():
                  '{"papers": [' + "[" * 200_000 + "]}"):
         reply = parse_reply(text, ["2602.00001"])
         assert reply.scores == {}
+
+
+async def test_a_content_filter_refusing_abstracts_never_stops_the_day(llm, big_day, topic,
+                                                                       db):
+    # the first three papers of every batch of 25: their refusals (after the batch is
+    # split down to them) come in a row
+    papers = big_day[:150]
+    refused = {p.id for i, p in enumerate(papers) if i % 25 < 3}
+    llm.rule = lambda n, ids: (Behaviour(status=400, error_message="invalid_request_error: "
+                                         "content_policy_violation: this abstract is refused")
+                               if refused & set(ids) else None)
+    c = Collector()
+    summary = await run(papers, topic, make(llm, batch_size=25, concurrency=4), db, c)
+    assert summary.halted is None and summary.stopped is None
+    unscored = {pid for pid, s in c.by_id.items() if s.status == "unscored"}
+    assert unscored == refused
+    assert all("content filter" in (c.by_id[i].error or "") for i in refused)

@@ -11,8 +11,9 @@ import importlib
 import sqlite3
 import sys
 
-from paperterm.cli.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, UserError
-from paperterm.settings.env import env
+from paperterm.cli.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UserError
+from paperterm.hygiene import clean_line
+from paperterm.settings.env import EnvError, check_values, env
 
 COMMANDS = {"tui": "reader", "score": "score", "digest": "digest", "export": "export",
             "config": "config", "topics": "topics", "themes": "themes",
@@ -34,11 +35,15 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     opts = Options.from_namespace(build_parser(args).parse_args(args))
     try:
+        check_values()
         module = importlib.import_module(f"paperterm.cli.{COMMANDS[opts.command]}")
         return module.run(opts)
     except UserError as exc:
         print(f"paperterm: {exc}", file=sys.stderr)
         return exc.code
+    except EnvError as exc:
+        print(f"paperterm: {clean_line(str(exc))}", file=sys.stderr)
+        return EXIT_USAGE
     except KeyboardInterrupt:
         print("paperterm: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

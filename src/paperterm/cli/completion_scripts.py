@@ -48,10 +48,17 @@ def render_bash(specs: list[CommandSpec]) -> str:
                             f'{_words(spec.positional)}" ;;')
     lines = [
         HEADER.format(shell="bash"),
+        "# names are data: never through compgen -W (which expands $(...) and `...` in",
+        "# them) nor globbing; each offered name is quoted for the command line",
         "_paperterm_names() {",
-        "    local IFS=$'\\n'",
-        '    COMPREPLY=($(compgen -W "$(command paperterm completions --names "$1" '
-        '2>/dev/null)" -- "$cur"))',
+        "    local name quoted",
+        "    COMPREPLY=()",
+        "    while IFS= read -r name; do",
+        '        if [[ -n $name && $name == "$cur"* ]]; then',
+        "            printf -v quoted '%q' \"$name\"",
+        '            COMPREPLY+=("$quoted")',
+        "        fi",
+        '    done < <(command paperterm completions --names "$1" 2>/dev/null)',
         "}",
         "_paperterm_files() {",
         "    compopt -o filenames 2>/dev/null",

@@ -101,6 +101,11 @@ def check_config(report: Report, opts: Options) -> Config | None:
         report.add("info", "", "`paperterm config --init` writes a commented starter config")
     else:
         report.add("ok", "config", str(path))
+    if config.keys:
+        from paperterm.cli.reader import key_problems
+
+        for problem in key_problems(dict(config.keys)):
+            report.add("warn", "keys", problem, f"change [keys] in {path}")
     return config
 
 
@@ -271,7 +276,7 @@ def check_arxiv(report: Report, config: Config, opts: Options) -> None:
     started = time.monotonic()
     try:
         shown = redact_url(rss.feed_url(categories))
-        parsed = rss.fetch_rss(categories, timeout=REACH_TIMEOUT)
+        parsed = rss.fetch_rss(categories, timeout=REACH_TIMEOUT, retries=0)
     except Exception as exc:  # http.NetworkError, a bad PAPERTERM_RSS_URL
         report.add("warn", "arXiv", f"{shown}: {redact_urls(' '.join(str(exc).split()))}",
                    "check the network (paperterm shows cached days meanwhile; "

@@ -7,6 +7,7 @@ from); by star or tag, saved for no topic; a whole day is not marked saved."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from paperterm import paths
@@ -77,15 +78,22 @@ def select_for_export(opts: Options, s: Session) -> tuple[list[Paper], int]:
     return papers, code
 
 
+def library_load(opts: Options) -> Callable[[Store], Day] | None:
+    """When the selection comes from the cache alone (--ids, --starred, --tag, --day and no
+    source such as --feed or --date): what loads instead of a day, with no network; else
+    None (the day the options ask for is loaded)."""
+    if not _library_selected(opts) or _source_given(opts):
+        return None
+
+    def load(store: Store) -> Day:
+        return Day(_from_library(opts, store), "library", None, "cache")
+
+    return load
+
+
 def run(opts: Options) -> int:
     check_selection(opts)
-    load = None
-    if _library_selected(opts) and not _source_given(opts):
-        # nothing to load: the selection comes from the cache, across days
-        def load(store: Store) -> Day:
-            return Day(_from_library(opts, store), "library", None, "cache")
-
-    s = open_headless_session(opts, load)
+    s = open_headless_session(opts, library_load(opts))
     try:
         if opts.whole_day and (s.day.instead or (s.day.source == "sample" and not opts.sample)):
             # the day asked for could not be loaded (offline, arXiv down): whatever stands in

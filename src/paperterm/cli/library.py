@@ -58,7 +58,7 @@ def _read(name: str) -> tuple[list[dict[str, object]], list[Paper], dict[str, st
     """Records, the papers they carry, and those papers' days; UserError for anything that
     is not a paperterm library file (nothing is imported then)."""
     try:
-        raw = (limits.read_fd(sys.stdin.fileno(), "stdin", limits.MAX_IMPORT_FILE)
+        raw = (limits.read_stdin("stdin", limits.MAX_IMPORT_FILE)
                if name == "-" else limits.read_path(Path(name), name, limits.MAX_IMPORT_FILE))
         data = json.loads(raw.decode("utf-8"))
     except (limits.InputTooLarge, limits.InputTooSlow) as exc:
@@ -67,6 +67,8 @@ def _read(name: str) -> tuple[list[dict[str, object]], list[Paper], dict[str, st
         raise UserError(f"{name}: cannot read ({exc.strerror or exc})", 1) from None
     except (ValueError, UnicodeDecodeError) as exc:
         raise UserError(f"{name}: not JSON ({exc})") from None
+    except RecursionError:  # the decoder recurses: 100,000 levels deep is no library file
+        raise UserError(f"{name}: not a paperterm library file (JSON nested too deeply)") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise UserError(f"{name}: not a paperterm library file (no \"format\": \"{FORMAT}\")")
     if not isinstance(data.get("version"), int) or data["version"] > FORMAT_VERSION:

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import sys
-
-from paperterm.cli.errors import EXIT_OK
+from paperterm import limits
+from paperterm.cli.errors import EXIT_OK, UserError
 from paperterm.cli.library_ids import cached_by_ids
 from paperterm.cli.options import Options
 from paperterm.cli.session import open_marks
 
 
 def run(opts: Options) -> int:
-    body = sys.stdin.read() if opts.note_text == "-" else opts.note_text
+    body = _stdin_text() if opts.note_text == "-" else opts.note_text
     marks = open_marks(opts)
     store = marks.store
     try:
@@ -27,3 +26,12 @@ def run(opts: Options) -> int:
     print(f"tags: {', '.join(now.tags) if now.tags else '(none)'}")
     print(now.note if now.note else "(no note)")
     return EXIT_OK
+
+
+def _stdin_text() -> str:
+    """The note piped in, at most `limits.MAX_TEXT_FILE` within the read time."""
+    try:
+        raw = limits.read_stdin("the note on stdin", limits.MAX_TEXT_FILE)
+    except (limits.InputTooLarge, limits.InputTooSlow) as exc:
+        raise UserError(str(exc)) from None
+    return raw.decode("utf-8", "replace")

@@ -15,7 +15,7 @@ from typing import Any, cast
 from paperterm import __version__
 from paperterm.exports import FORMATS as EXPORT_FORMATS
 from paperterm.settings import Declared, every_setting, flags
-from paperterm.settings.spec import LOADING, MODEL, READER
+from paperterm.settings.spec import LOADING, MODEL, READER, ConfigError
 
 
 def _iso_date(text: str) -> date:
@@ -25,24 +25,51 @@ def _iso_date(text: str) -> date:
         raise argparse.ArgumentTypeError(f"expected YYYY-MM-DD, got {text!r}") from None
 
 
+MAX_COUNT = 1_000_000  # the most any count option takes (SQLite and memory stay in range)
+
+
+def _shown(text: str) -> str:
+    return repr(text if len(text) <= 24 else text[:20] + "...")
+
+
+def _text(text: str) -> str:
+    """Free text (a note, a tag, an id, a query): refused when it holds bytes that are no
+    UTF-8 (Python hands them over as lone surrogates, which nothing can store or print)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise argparse.ArgumentTypeError(
+            "expected text, got bytes that are not valid UTF-8") from None
+    return text
+
+
+def _file_name(text: str) -> str:
+    """A file to write or read (`-`: stdout/stdin): never empty, which would fall back to
+    the default file."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected a file name (or - for stdout), got ''")
+    return _text(text)
+
+
 def _whole(text: str) -> int:
     try:
         return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    except ValueError:  # (also a number of more than 4,300 digits)
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {_shown(text)}") from None
 
 
 def _number(text: str) -> float:
     try:
         return float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a number, got {_shown(text)}") from None
 
 
 def _positive_int(text: str) -> int:
     value = _whole(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected at least 1, got {value}")
+    if not 1 <= value <= MAX_COUNT:
+        raise argparse.ArgumentTypeError(
+            f"expected 1 to {MAX_COUNT:,}, got {_shown(text.strip())}")
     return value
 
 
@@ -67,11 +94,19 @@ def _since(text: str) -> date:
 
 def _flag_type(d: Declared) -> Callable[[str], Any]:
     """Parse and check a flag's value the way the config file checks the same key."""
-    convert: Callable[[str], Any] = {int: _whole, float: _number}.get(d.type, str)
+    convert: Callable[[str], Any] = {int: _whole, float: _number}.get(d.type, _text)
     if d.spec.complete == "file":
-        convert = Path
+        def convert(text: str) -> Path:
+            return Path(_file_name(text))
+
+    if d.type is list and d.spec.parse is not None:
+        return _list_flag(d)
+
+    named = dict(d.spec.named)
 
     def parse(text: str) -> Any:
+        if text in named:
+            return named[text]
         value = convert(text)
         problem = None if d.spec.choices else d.problem(value)
         if problem:
@@ -80,6 +115,22 @@ def _flag_type(d: Declared) -> Callable[[str], Any]:
         return value
 
     parse.__name__ = d.type.__name__  # argparse names the type in some messages
+    return parse
+
+
+def _list_flag(d: Declared) -> Callable[[str], Any]:
+    """A comma-separated flag of a list setting, checked by the setting's own parse (what
+    the config refuses, the flag refuses); the text is kept as given."""
+
+    def parse(text: str) -> str:
+        items = [item.strip() for item in _text(text).split(",")]
+        try:
+            d.value(items, d.flag)
+        except ConfigError as exc:
+            raise argparse.ArgumentTypeError(str(exc).removeprefix(f"{d.flag}: ")) from None
+        return text
+
+    parse.__name__ = "list"
     return parse
 
 
@@ -108,7 +159,7 @@ FLAGS = (
          source=True),
     Flag("--date", LOADING | {"eval"}, "a past announcement day (cache, else approximated via "
          "the arXiv API)", _iso_date, "YYYY-MM-DD", source=True),
-    Flag("--query", LOADING, "an arXiv search", str, "TEXT", source=True),
+    Flag("--query", LOADING, "an arXiv search", _text, "TEXT", source=True),
     Flag("--sample", LOADING, "open the bundled sample day", source=True),
     Flag("--since", LOADING | {"search", "starred", "eval"}, "every day from this date "
          "on, with a day "
@@ -246,7 +297,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     dg.add_argument("--all", dest="all_papers", action="store_true",
                     help="every paper with its whole abstract (default: the top papers, "
                          "config digest_max, abstracts trimmed)")
-    _file(dg.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout"))
+    _file(dg.add_argument("-o", "--output", metavar="FILE", type=_file_name,
+                          help="write to FILE instead of stdout"))
     dg.add_argument("--send", action="store_true",
                     help="mail the digest and post it to the webhook set under [delivery]")
     dg.add_argument("--force", action="store_true",
@@ -255,7 +307,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
                     help="add a 3-5 sentence summary to each of the top N papers (needs a model)")
 
     ex = sub.add_parser("export", help="save papers to a .bib file")
-    ex.add_argument("--ids", nargs="+", metavar="ID", help="these arXiv ids only")
+    ex.add_argument("--ids", nargs="+", metavar="ID", type=_text, help="these arXiv ids only")
     ex.add_argument("--starred", action="store_true",
                     help="starred papers of every day (with a --feed/--date/...: of that day)")
     ex.add_argument("--day", type=_iso_date, metavar="YYYY-MM-DD",
@@ -263,13 +315,13 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
                          "--starred/--tag")
     ex.add_argument("--all", dest="whole_day", action="store_true",
                     help="every paper of the day (--day, or the one loaded); not marked saved")
-    ex.add_argument("--tag", metavar="TAG", help="papers with this tag, any day")
+    ex.add_argument("--tag", metavar="TAG", type=_text, help="papers with this tag, any day")
     ex.add_argument("--notes", action="store_true",
                     help="write your notes as `note` and your tags as `keywords`")
     ex.add_argument("--min-relevance", type=_relevance, metavar="N")
     ex.add_argument("--update", action="store_true",
                     help="update entries already in the file instead of skipping them")
-    _file(ex.add_argument("-o", "--output", metavar="FILE",
+    _file(ex.add_argument("-o", "--output", metavar="FILE", type=_file_name,
                     help="the .bib file (default: --bib, config bib_path, or papers.bib in the "
                          "data dir); - for stdout"))
     ex.add_argument("--format", choices=list(EXPORT_FORMATS), default="bibtex",
@@ -287,10 +339,10 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         st = sub.add_parser(name, help=f"{verb} cached papers by arXiv id" + (
             " (--topic: the topic whose ranking the stars teach; default: the config's)"
             if name == "star" else ""))
-        st.add_argument("ids", nargs="+", metavar="ID")
+        st.add_argument("ids", nargs="+", metavar="ID", type=_text)
 
     se = sub.add_parser("search", help="search every cached paper, offline")
-    se.add_argument("terms", nargs="+", metavar="QUERY",
+    se.add_argument("terms", nargs="+", metavar="QUERY", type=_text,
                     help='words (stemmed; papers with all of them first, then those with '
                          'most of them), "a phrase", prefix*, -word, OR, '
                          "title:/author:/abstract:/note:/tag:")
@@ -298,7 +350,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     se.add_argument("--limit", type=_positive_int, default=20, metavar="N",
                     help="at most N results (default 20)")
     se.add_argument("--starred", action="store_true", help="only starred papers")
-    se.add_argument("--tag", metavar="TAG", help="only papers with this tag")
+    se.add_argument("--tag", metavar="TAG", type=_text, help="only papers with this tag")
 
     sr = sub.add_parser("starred", help="the reading list: starred papers of every day, "
                         "newest first (--topic T: the stars given under T)")
@@ -318,20 +370,21 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
                  "--gold's picks. Labels: stars, papers saved one by one, `paperterm learn`")
 
     nt = sub.add_parser("note", help="show or set a paper's note and tags")
-    nt.add_argument("ids", nargs=1, metavar="ID")
-    nt.add_argument("--set", dest="note_text", metavar="TEXT",
+    nt.add_argument("ids", nargs=1, metavar="ID", type=_text)
+    nt.add_argument("--set", dest="note_text", metavar="TEXT", type=_text,
                     help="replace the note ('' deletes it; - reads stdin)")
-    nt.add_argument("--tags", dest="tag_list", metavar="TAGS",
+    nt.add_argument("--tags", dest="tag_list", metavar="TAGS", type=_text,
                     help="replace the tags (comma-separated; '' removes them)")
 
     lb = sub.add_parser("library",
                         help="export or import stars, seen, saved, notes and tags (JSON)")
     lb.add_argument("library_action", choices=["export", "import"], metavar="export|import")
-    lb.add_argument("file", metavar="FILE", help="the JSON file (- for stdout/stdin)")
+    lb.add_argument("file", metavar="FILE", type=_file_name,
+                    help="the JSON file (- for stdout/stdin)")
 
     sm = sub.add_parser("summarize",
                         help="3-5 sentence summaries of cached papers (needs a model)")
-    sm.add_argument("ids", nargs="+", metavar="ID")
+    sm.add_argument("ids", nargs="+", metavar="ID", type=_text)
     sm.add_argument("--json", action="store_true", help="one JSON object per paper on stdout")
 
     dr = sub.add_parser("doctor",
@@ -345,10 +398,10 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     zo = sub.add_parser("zotero",
                         help="send papers to Zotero: the running desktop app (its local "
                              "connector) or your zotero.org web library")
-    zo.add_argument("--ids", nargs="+", metavar="ID", help="these arXiv ids only")
+    zo.add_argument("--ids", nargs="+", metavar="ID", type=_text, help="these arXiv ids only")
     zo.add_argument("--starred", action="store_true", help="only starred papers")
     zo.add_argument("--min-relevance", type=_relevance, metavar="N")
-    zo.add_argument("--collection", metavar="NAME",
+    zo.add_argument("--collection", metavar="NAME", type=_text,
                     help="the Zotero collection to file them in (default: [zotero] collection, "
                          "else the selected one / the library root)")
     where = zo.add_mutually_exclusive_group()

@@ -29,3 +29,11 @@ def builtin_theme_names() -> list[str]:
     from paperterm.tui.themes import builtin_theme_names as textual_themes
 
     return textual_themes()
+
+
+def key_problems(keys: dict[str, str]) -> list[str]:
+    """What the reader says at start about a [keys] table (unknown actions, bad key names,
+    a binding a remapped key displaced), for `paperterm doctor`."""
+    from paperterm.tui.keys import keymap_problems
+
+    return keymap_problems(keys)[1]

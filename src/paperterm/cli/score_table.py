@@ -6,18 +6,11 @@ from __future__ import annotations
 import shutil
 from collections.abc import Mapping, Sequence
 
+from paperterm.hygiene import cut
 from paperterm.models import Paper
 from paperterm.scoring.types import Score
 
 MIN_TITLE = 20  # below this a title is useless: the row grows past the width instead
-
-
-def clip(text: str, width: int) -> str:
-    """`text` on one line, at most `width` characters, cut with "…"."""
-    text = " ".join(text.split())
-    if len(text) <= width:
-        return text
-    return text[: max(width - 1, 0)].rstrip() + "…"
 
 
 def _cell(value: int | None) -> str:
@@ -41,6 +34,6 @@ def ranked_table(papers: Sequence[Paper], scores: Mapping[str, Score],
         cells = [f"{ranks.get(p.id, ''):>{rank_w}}", f"{rel:>3}"]
         if novelty:
             cells.append(f"{_cell(sc.novelty if sc else None):>3}")
-        cells += [f"{p.id:<{id_w}}", clip(p.title, title_w)]
+        cells += [f"{p.id:<{id_w}}", cut(p.title, title_w)]
         lines.append("  ".join(cells))
     return "\n".join(lines) + "\n"

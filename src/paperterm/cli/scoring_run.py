@@ -127,6 +127,6 @@ def format_summary(summary: RunSummary, scores: list[Score]) -> str:
         lines.append(f"prefilter: {summary.prefiltered} papers not sent (local score kept); "
                      f"saved about {summary.saved_tokens:,} tokens, {saved}")
     if summary.stopped:
-        lines.append(f"stopped: {summary.stopped}")
+        lines.append(summary.stop_line)
     lines.extend(summary.notices)
     return "\n".join(lines)

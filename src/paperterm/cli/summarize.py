@@ -82,5 +82,5 @@ def format_run(summary: RunSummary, results: Iterable[Summary], language: str) -
             f"{failed} failed; tokens {summary.total_tokens:,}; cost {cost}; "
             f"requests {summary.requests}")
     if summary.stopped:
-        line += f"\nstopped: {summary.stopped}"
+        line += f"\n{summary.stop_line}"
     return line

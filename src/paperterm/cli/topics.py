@@ -6,6 +6,7 @@ from paperterm.cli.errors import EXIT_OK, UserError
 from paperterm.cli.options import Options
 from paperterm.cli.session import load_user_config
 from paperterm.config import ConfigError
+from paperterm.hygiene import cut
 
 
 def run(opts: Options) -> int:
@@ -19,6 +20,6 @@ def run(opts: Options) -> int:
     width = max(len(n) for n in topics)
     for name, topic in sorted(topics.items()):
         marker = "*" if name == config.topic else " "
-        first = topic.description.splitlines()[0][:70]
+        first = cut(topic.description.splitlines()[0], 70) if topic.description else ""
         print(f"{marker} {name:<{width}}  {topic.source}\n    {first}")
     return EXIT_OK

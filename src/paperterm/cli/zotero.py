@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from paperterm.cli.errors import EXIT_ERROR, EXIT_OK
-from paperterm.cli.export import select_for_export
+from paperterm.cli.export import library_load, select_for_export
 from paperterm.cli.options import Options
 from paperterm.cli.session import honoured, open_headless_session
 
@@ -13,7 +13,7 @@ from paperterm.cli.session import honoured, open_headless_session
 def run(opts: Options) -> int:
     from paperterm.zotero import ZoteroError, send_new_papers
 
-    s = open_headless_session(opts)
+    s = open_headless_session(opts, library_load(opts))  # --starred: the store alone
     try:
         papers, _ = select_for_export(opts, s)
         if not papers:

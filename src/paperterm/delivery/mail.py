@@ -33,11 +33,23 @@ def build_email(m: DigestMessage, cfg: DeliveryConfig) -> EmailMessage:
 
 
 def send_email(msg: EmailMessage, cfg: DeliveryConfig, password: str | None) -> None:
+    """Send `msg` through the configured SMTP server within the whole-request deadline of
+    every network call (httpio.within: a server trickling its replies cannot hold the run);
+    DeliveryError in one line otherwise."""
+    from paperterm import httpio, limits
+
     if not cfg.smtp_host:
         raise DeliveryError("[delivery] smtp_host is not set")
     if cfg.smtp_user and not password:
         raise DeliveryError("[delivery] smtp_user is set but PAPERTERM_SMTP_PASSWORD is not")
     where = f"{cfg.smtp_host}:{cfg.smtp_port}"
+    try:
+        httpio.within(lambda: _send(msg, cfg, password, where), f"SMTP {where}")
+    except limits.InputTooSlow as exc:
+        raise DeliveryError(str(exc)) from None
+
+
+def _send(msg: EmailMessage, cfg: DeliveryConfig, password: str | None, where: str) -> None:
     try:
         context = ssl.create_default_context()
         if cfg.smtp_port == 465:

@@ -11,8 +11,10 @@ from collections.abc import Callable, Iterable
 from datetime import date, timedelta
 from typing import Any
 
+from paperterm import httpio, limits
 from paperterm.enrich.http import MAX_WAIT, EnrichError, retry_after
 from paperterm.hygiene import clean_line
+from paperterm.redact import redact_url
 from paperterm.settings.env import env
 
 DEFAULT_ENDPOINT = "https://huggingface.co"
@@ -60,7 +62,6 @@ def _page(endpoint: str, when: date, p: int,
           sleep: Callable[[float], None] | None) -> list[Any]:
     """One page of the daily papers, through huggingface_hub's HTTP session (its proxies,
     headers and error mapping): /api/daily_papers?date=...&limit=...&p=..."""
-    from huggingface_hub import get_session
     from huggingface_hub.errors import HfHubHTTPError
     from huggingface_hub.utils import build_hf_headers, hf_raise_for_status
 
@@ -71,8 +72,8 @@ def _page(endpoint: str, when: date, p: int,
     params: dict[str, str | int] = {"date": when.isoformat(), "limit": PAGE, "p": p}
     for attempt in range(ATTEMPTS):
         try:
-            r = get_session().get(f"{endpoint}/api/daily_papers", params=params,
-                                  headers=headers, timeout=TIMEOUT)
+            r = httpio.within(lambda: _get_capped(f"{endpoint}/api/daily_papers", params,
+                                                  headers), "Hugging Face")
             hf_raise_for_status(r)
             body = r.json()
             return body if isinstance(body, list) else []
@@ -88,10 +89,30 @@ def _page(endpoint: str, when: date, p: int,
             raise EnrichError(f"Hugging Face: HTTP {status}: {why}") from None
         except ValueError:
             raise EnrichError("Hugging Face: the daily papers are not JSON") from None
+        except (limits.InputTooSlow, limits.InputTooLarge) as exc:
+            raise EnrichError(str(exc)) from None
         except Exception as exc:  # httpx transport errors, timeouts
-            raise EnrichError(f"Hugging Face: cannot reach {endpoint}: "
+            raise EnrichError(f"Hugging Face: cannot reach {redact_url(endpoint)}: "
                               f"{type(exc).__name__}: {exc}") from None
     raise EnrichError("Hugging Face: rate limited; try again later")
+
+
+def _get_capped(url: str, params: dict[str, str | int], headers: dict[str, str]) -> Any:
+    """GET `url` through huggingface_hub's session, its answer read up to
+    `limits.MAX_DOWNLOAD` (a response of the session's own class holding what was read)."""
+    from huggingface_hub import get_session
+
+    chunks: list[bytes] = []
+    total = 0
+    with get_session().stream("GET", url, params=params, headers=headers,
+                              timeout=TIMEOUT) as r:
+        for chunk in r.iter_bytes():
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limits.MAX_DOWNLOAD:
+                raise limits.too_large("Hugging Face's answer", limits.MAX_DOWNLOAD)
+        return type(r)(r.status_code, headers=r.headers, content=b"".join(chunks),
+                       request=r.request)
 
 
 def fetch_hf(ids: Iterable[str], dates: Iterable[date], *, endpoint: str | None = None,

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from paperterm import __version__, httpio, limits
+from paperterm.redact import redact_url
 
 MAX_WAIT = 120.0  # the longest Retry-After honoured; longer: give up for this run
 ATTEMPTS = 5
@@ -58,7 +59,7 @@ def request_json(method: str, url: str, *, name: str, payload: Any = None,
         except (limits.InputTooSlow, limits.InputTooLarge) as exc:
             raise EnrichError(str(exc)) from None
         except (OSError, http.client.HTTPException) as exc:
-            raise EnrichError(f"{name}: cannot reach {url.split('?')[0]}: "
+            raise EnrichError(f"{name}: cannot reach {redact_url(url.split('?')[0])}: "
                               f"{httpio.one_line(exc)}") from None
     else:
         raise AssertionError("unreachable")  # pragma: no cover

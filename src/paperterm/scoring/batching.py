@@ -1,9 +1,11 @@
 """Cutting papers into batches: `batch_size` a request, fewer where the model's context
-window (config `[models."<model>"] context`) would not hold them."""
+window (config `[models."<model>"] context`) would not hold them; a batch and a request in
+flight as the engine keeps them."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from paperterm.models import Paper
 
@@ -32,3 +34,26 @@ def batches(papers: Sequence[Paper], size: int, *, context: int | None = None,
     if chunk:
         out.append(chunk)
     return out
+
+
+@dataclass
+class Batch:
+    papers: list[Paper]
+    round: int = 0  # how far through the engine's MAX_ROUNDS (unusable as a whole: the last)
+    asked: int = 0  # replies about these papers that came back without their results
+
+    @property
+    def fresh(self) -> bool:
+        """Never asked about before (the halves of a batch the server refused are not)."""
+        return self.asked == 0
+
+
+@dataclass
+class Flight:
+    """A request in flight: its batch, the dollars reserved for it, its reply ceiling,
+    and its prompt tokens as litellm counts them (0: not counted, no budget)."""
+
+    batch: Batch
+    reserved: float
+    max_tokens: int | None
+    counted: int = 0

@@ -1,15 +1,16 @@
 """The engine: runs one Task over many papers, cached results first, then batched requests.
 
 It owns batching, bounded concurrency, rpm pacing, the budget, cancel, the failure streak,
-splitting a batch that is too long, and asking again about papers a reply left out.
-
-The failure streak that stops a run counts only requests in which a fresh batch (never
-asked about before) failed as a whole: the re-asks of one paper the model keeps getting
-wrong never stop the day. A reply unusable as a whole (garbage, nested too deep, no
-score at all) is asked again once, in halves; then its papers end unscored with the reason. It does
+splitting a batch that is too long, and asking again about papers a reply left out. It does
 not know what a request says (`task`), how litellm is called (`provider`) or how long to
 wait after an error (`policy`). Every distinct paper ends with exactly one result passed to
 `on_results`: cached, newly done, or `task.unscored(paper, error)`.
+
+The failure streak that stops a run counts only requests in which a fresh batch (never
+asked about, nor refused, before) failed as a whole: the re-asks of a paper the model keeps
+getting wrong, or a content filter refusing some abstracts, never stop the day. A reply
+unusable as a whole (garbage, nested too deep, no score at all) is asked again once, in
+halves; then its papers end unscored with the reason.
 """
 
 from __future__ import annotations
@@ -18,14 +19,13 @@ import asyncio
 import math
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import date
 from typing import Any, Generic, TypeVar
 
 from paperterm.models import Paper
 from paperterm.scoring import slots
 from paperterm.scoring.asking import Asker, Cancel, Outcome, drop, wait_cancel
-from paperterm.scoring.batching import batches
+from paperterm.scoring.batching import Batch, Flight, batches
 from paperterm.scoring.budget import Budget
 from paperterm.scoring.cache import cached_results, earlier_totals, save_answer
 from paperterm.scoring.claims import WAIT_POLL, Claims
@@ -35,7 +35,7 @@ from paperterm.scoring.pacing import Pacer
 from paperterm.scoring.policy import Fatal, Split
 from paperterm.scoring.pricing import how_to_price
 from paperterm.scoring.provider import Provider, Reply
-from paperterm.scoring.task import Parsed, Task
+from paperterm.scoring.task import Parsed, Task, read_reply
 from paperterm.scoring.types import RunSummary, ScoringError, ScoringSettings
 from paperterm.store import ScoreCache
 
@@ -47,29 +47,6 @@ SLOT_POLL = 0.05  # seconds between looks for a free slot held by another run
 
 R = TypeVar("R")
 ProgressCallback = Callable[[RunSummary], None]
-
-
-@dataclass
-class Batch:
-    papers: list[Paper]
-    round: int = 0  # how far through its MAX_ROUNDS (a reply unusable as a whole: the last)
-    asked: int = 0  # replies about these papers that came back without their results
-
-    @property
-    def fresh(self) -> bool:
-        """Never asked about before (halves of a batch split before any reply stay fresh)."""
-        return self.asked == 0
-
-
-@dataclass
-class Flight:
-    """A request in flight: its batch, the dollars reserved for it, its reply ceiling,
-    and its prompt tokens as litellm counts them (0: not counted, no budget)."""
-
-    batch: Batch
-    reserved: float
-    max_tokens: int | None
-    counted: int = 0
 
 
 class Engine(Generic[R]):
@@ -319,8 +296,10 @@ class Engine(Generic[R]):
             self.budget.settle(estimate)
             if isinstance(outcome, Split) and len(batch.papers) > 1:
                 half = math.ceil(len(batch.papers) / 2)
-                self.pending.extendleft([Batch(batch.papers[half:], batch.round, batch.asked),
-                                         Batch(batch.papers[:half], batch.round, batch.asked)])
+                # (halves of a refused or too long batch are not fresh: the server answered)
+                asked = batch.asked + 1
+                self.pending.extendleft([Batch(batch.papers[half:], batch.round, asked),
+                                         Batch(batch.papers[:half], batch.round, asked)])
             elif isinstance(outcome, Fatal):
                 self.fatal = outcome.stop
             else:  # GiveUp, or a Split of a single paper
@@ -371,7 +350,7 @@ class Engine(Generic[R]):
         s.prompt_tokens += reply.prompt_tokens
         s.completion_tokens += reply.completion_tokens
         s.cost = None if reply.cost is None or s.cost is None else s.cost + reply.cost
-        parsed = self._parse(reply, batch.papers)
+        parsed = read_reply(self.task, reply.text, reply.reasoning, batch.papers)
         s.unknown_ids += parsed.unknown_ids
         by_id = {p.id: p for p in batch.papers}
         rows = [self.task.to_row(by_id[pid], r) for pid, r in parsed.results.items()]
@@ -384,34 +363,19 @@ class Engine(Generic[R]):
             self.fail_streak = 0
         else:  # paid for, scored nothing: a failure for the stop-after-failures rule
             self._count_failure(batch, f"a paid reply held no valid {self.task.noun}: "
-                                      f"{_why(parsed)}")
+                                      f"{parsed.why}")
         missing = [p for p in batch.papers if p.id not in parsed.results]
         if not missing:
             return
-        if self.stop is not None:  # this reply stopped the run: its papers say why
-            self._give_up(missing, f"no valid {self.task.noun} in the reply ({_why(parsed)})")
+        if self.stop is not None and self.stop.halt is Halt.FAILURE_STREAK:  # it stopped
+            # the run (being the last of the streak): its papers say what was wrong with it
+            self._give_up(missing, f"no valid {self.task.noun} in the reply ({parsed.why})")
         elif not parsed.results and batch.fresh:  # unusable as a whole: once more, in halves
             self._ask_again(batch, missing, parsed, last=True)
         elif parsed.broken:  # a re-ask unusable as a whole: the batch fails with the reason
             self._give_up(missing, f"unusable reply: {parsed.error}")
         else:
             self._ask_again(batch, missing, parsed)
-
-    def _parse(self, reply: Reply, papers: list[Paper]) -> Parsed[R]:
-        """The reply's results; from the reasoning field when the answer itself has none
-        (some servers put the whole answer there). A reply that breaks the parser (nested
-        100,000 deep, ...) is a reply with no results, never a crash."""
-        parsed: Parsed[R] = Parsed(error="the reply was empty")
-        for text in (reply.text, reply.reasoning):
-            if not text:
-                continue
-            try:
-                parsed = self.task.parse(text, papers)
-            except (RecursionError, MemoryError, ValueError, TypeError) as exc:
-                parsed = Parsed(error=f"unreadable ({type(exc).__name__})", broken=True)
-            if parsed.results:
-                break
-        return parsed
 
     def _ask_again(self, batch: Batch, missing: list[Paper], parsed: Parsed[R],
                    last: bool = False) -> None:
@@ -428,6 +392,3 @@ class Engine(Generic[R]):
             self._give_up([p], f"no valid {self.task.noun} after {batch.asked + 1} "
                                f"requests ({why})")
 
-
-def _why(parsed: Parsed[R]) -> str:
-    return parsed.error or next(iter(parsed.rejected.values()), "no valid entry for its papers")

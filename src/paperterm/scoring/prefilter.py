@@ -2,7 +2,9 @@
 sent to the model, plus papers by followed authors and papers like those the user starred
 or keeps (`paperterm learn`). The rest keep their local score, marked "not sent (prefilter)".
 
-F below 1 is a fraction of the day (0.3: the top 30%), from 1 up a count of papers (40).
+F below 1 is a fraction of the day (0.3: the top 30%), from 1 up a count of papers (40);
+"auto" (`PREFILTER_AUTO`) the smallest top part expected to hold 9 of 10 of the papers that
+matter (`recall.choose`). The top part is the reader's default local ranking (the blend).
 """
 
 from __future__ import annotations
@@ -56,6 +58,7 @@ class Split:
     send: list[Paper]
     held: list[Score]
     why: dict[str, str] = field(default_factory=dict)  # sent beyond the top part: why
+    auto: str | None = None  # `--prefilter auto`: what it sent, for the run summary
 
 
 def quota(value: float, n: int) -> int:
@@ -196,8 +199,15 @@ def prefilter_day(store: Store, day_key: str, papers: Sequence[Paper], topic: To
     from paperterm.scoring.cache import cached_results
     from paperterm.scoring.local import rank_locally
     from paperterm.scoring.task import ScoringTask
+    from paperterm.settings.scoring import PREFILTER_AUTO
 
-    local = rank_locally(store, papers, topic, day=day_key, keywords_only=True) or []
+    local = rank_locally(store, papers, topic, day=day_key) or []
+    choice = None
+    if value == PREFILTER_AUTO:
+        from paperterm.scoring import recall
+
+        choice = recall.choose(store, topic)
+        value = choice.share
     keep: frozenset[str] = frozenset()
     positives: list[Positive] = []
     try:
@@ -205,4 +215,10 @@ def prefilter_day(store: Store, day_key: str, papers: Sequence[Paper], topic: To
         positives = stored_positives(store, topic.name)
     except Exception:  # an unreadable cache only sends fewer extras
         pass
-    return split_day(papers, local, value, topic, positives, keep)
+    split = split_day(papers, local, value, topic, positives, keep)
+    if choice is not None:
+        from paperterm.scoring.recall import summary_line
+
+        line = summary_line(len(split.send), len(papers), choice.expected)
+        split.auto = f"prefilter auto: {line} (calibrated on {choice.source})"
+    return split

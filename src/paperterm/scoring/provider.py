@@ -19,7 +19,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
 from paperterm.hygiene import clean_line
 from paperterm.redact import redact, redact_url, split_credentials, url_secrets
@@ -30,6 +29,7 @@ from paperterm.scoring.pricing import Price, model_price, reported_cost
 from paperterm.scoring.providers import (
     default_api_base,
     default_base_note,
+    is_http_url,
     key_hint,
     missing_keys,
 )
@@ -250,7 +250,10 @@ class Provider:
         from paperterm.scoring.keys import key_stop
 
         if self.api_base and not is_http_url(self.base_url):  # before any request is sent
-            return Stop(Halt.BAD_API_BASE, repr(clean_line(redact_url(self.api_base))[:80]))
+            shown = redact_url(self.api_base)
+            if "@" in shown:  # not a URL, so credentials may sit anywhere before the @
+                shown = "***@" + shown.rsplit("@", 1)[1]
+            return Stop(Halt.BAD_API_BASE, repr(clean_line(shown)[:80]))
         stop = key_stop(self.model, self.api_base, extra=self.options.extra)
         if stop is not None:
             return stop
@@ -371,16 +374,6 @@ class Provider:
         if cost is None and self.price is not None:
             cost = self.price.cost(prompt, completion)
         return Reply(text, prompt, completion, cost, reasoning)
-
-
-def is_http_url(url: str) -> bool:
-    """An http(s) URL with a host: something a request can be sent to."""
-    try:
-        parts = urlsplit(url.strip())
-        return parts.scheme.lower() in ("http", "https") and bool(parts.hostname) and (
-            parts.port is None or parts.port > 0)
-    except ValueError:  # a bad port, an unbalanced [ ...
-        return False
 
 
 def _text(value: Any) -> str | None:

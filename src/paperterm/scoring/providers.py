@@ -4,13 +4,14 @@ really missing, and the address a local server has when no api_base is given.
 litellm's `validate_environment` lists every variable of a provider as missing when any one
 is (Azure: AZURE_API_BASE, AZURE_API_VERSION and AZURE_API_KEY together), and asks for
 OLLAMA_API_BASE although Ollama has a default address. `missing_keys` keeps only what is
-really unset and not made unnecessary by an api_base.
+really unset and not made unnecessary by an api_base. `is_http_url`: an api_base requests can go to.
 """
 
 from __future__ import annotations
 
 import os
 from typing import Any
+from urllib.parse import urlsplit
 
 KEY_VARS = {
     "openai": "OPENAI_API_KEY",
@@ -77,3 +78,13 @@ def missing_keys(litellm: Any, model: str, api_base: str | None) -> list[str]:
             continue
         out.append(name)
     return out
+
+
+def is_http_url(url: str) -> bool:
+    """An http(s) URL with a host: something a request can be sent to."""
+    try:
+        parts = urlsplit(url.strip())
+        return parts.scheme.lower() in ("http", "https") and bool(parts.hostname) and (
+            parts.port is None or parts.port > 0)
+    except ValueError:  # a bad port, an unbalanced [ ...
+        return False

@@ -42,7 +42,30 @@ class Parsed(Generic[R]):
     unknown_ids: int = 0  # entries about papers that were not in the batch
     rejected: dict[str, str] = field(default_factory=dict)  # paper id -> why (never valid)
     error: str | None = None  # set when nothing usable was found at all
-    broken: bool = False  # the reply cannot be read at all: its batch fails, not asked again
+    broken: bool = False  # the reply cannot be read at all (too large, nested too deep)
+
+    @property
+    def why(self) -> str:
+        """Why papers are missing: the reply's error, else the first rejected entry's."""
+        return self.error or next(iter(self.rejected.values()), "no valid entry for its papers")
+
+
+def read_reply(task: Task[R], text: str | None, reasoning: str | None,
+               papers: list[Paper]) -> Parsed[R]:
+    """A reply's results; from the reasoning field when the answer itself has none (some
+    servers put the whole answer there). A reply that breaks the parser (nested 100,000
+    deep, ...) is a reply with no results, never a crash."""
+    parsed: Parsed[R] = Parsed(error="the reply was empty")
+    for part in (text, reasoning):
+        if not part:
+            continue
+        try:
+            parsed = task.parse(part, papers)
+        except (RecursionError, MemoryError, ValueError, TypeError) as exc:
+            parsed = Parsed(error=f"unreadable ({type(exc).__name__})", broken=True)
+        if parsed.results:
+            break
+    return parsed
 
 
 class Task(ABC, Generic[R]):

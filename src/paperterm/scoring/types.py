@@ -77,6 +77,14 @@ class RunSummary:
     def total_tokens(self) -> int:
         return self.prompt_tokens + self.completion_tokens
 
+    @property
+    def stop_line(self) -> str:
+        """`stopped` as a line of a report ("" when the run was not stopped): a budget
+        stop says itself that it stopped ("stopped before a request that could exceed...")."""
+        if not self.stopped:
+            return ""
+        return self.stopped if self.halted is Halt.BUDGET else f"stopped: {self.stopped}"
+
 
 class ScoringError(Exception):
     """A configuration or authentication failure that stops the run. The message is one

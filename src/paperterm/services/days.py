@@ -76,10 +76,13 @@ def cached_day(req: LoadRequest, store: Store) -> Day | None:
 def fetch_day(req: LoadRequest, open_store: StoreFactory, on_event: OnDayEvent) -> None:
     """Load `req` with a store of its own from `open_store` (call it on a worker thread) and
     report the outcome as one event; never raises."""
-    from paperterm.sources.loader import load_day_at
+    from paperterm.sources.loader import NotFetched, load_day_at
 
     try:
         day = load_day_at(req, open_store)
+    except NotFetched as exc:  # a step with nowhere to go: its own words
+        on_event(DayFailed(req, str(exc)))
+        return
     except Exception as exc:
         on_event(DayFailed(req, f"could not load the day: {exc}"))
         return

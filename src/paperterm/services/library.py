@@ -8,6 +8,7 @@ from dataclasses import replace
 from datetime import date
 from typing import TYPE_CHECKING
 
+from paperterm.hygiene import cut
 from paperterm.models import Topic
 from paperterm.scoring.types import ScoringSettings
 from paperterm.services.scores import ShownScore, shown_scores
@@ -55,7 +56,7 @@ def starred(store: Store, topic: Topic, settings: ScoringSettings, *,
         states = store.marks.states([p.id for p, _ in found])
         found = [(p, day) for p, day in found
                  if p.id in states and states[p.id].star_topic == given_under]
-    hits = [SearchHit(p, day, p.abstract[:300], 0.0) for p, day in found]
+    hits = [SearchHit(p, day, cut(p.abstract, 300), 0.0) for p, day in found]
     return with_scores(store, hits, topic, settings)
 
 

@@ -283,8 +283,9 @@ class MarksService:
     def _set_dismissed(self, ids: Sequence[str], dismissed: bool,
                        topic: str) -> list[MarkChange]:
         def op(store: Store) -> None:
-            for pid in ids:
-                store.marks.set_dismissed(pid, topic, dismissed)
+            with store.transaction():  # all of them or none, whenever the process dies
+                for pid in ids:
+                    store.marks.set_dismissed(pid, topic, dismissed)
 
         self._run(self._describe("not interested in", ids), op)
         if topic != self._topic:  # undone after a switch: nothing shown changes

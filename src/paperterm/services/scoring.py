@@ -117,10 +117,10 @@ def _run(papers: Sequence[Paper], topic: Topic, settings: ScoringSettings,
          cancel: threading.Event | None, fresh: bool) -> RunSummary:
     from paperterm.scoring import run_scoring
 
-    todo, extras = list(papers), None
+    todo, extras, auto = list(papers), None, None
     held: list[Score] = []
     if whole_day is not None and settings.prefilter:
-        todo, held, extras = _prefilter(papers, topic, settings, open_store, *whole_day)
+        todo, held, extras, auto = _prefilter(papers, topic, settings, open_store, *whole_day)
         if held:
             on_event(ScoresArrived(held))
     summary = run_scoring(
@@ -132,6 +132,8 @@ def _run(papers: Sequence[Paper], topic: Topic, settings: ScoringSettings,
         from paperterm.scoring.prefilter import estimate_saved
 
         estimate_saved(summary, held, whole_day[1] if whole_day else papers)
+    if auto:
+        summary.notices.append(auto)
     if extras:
         summary.notices.append(extras)
     return summary
@@ -139,9 +141,10 @@ def _run(papers: Sequence[Paper], topic: Topic, settings: ScoringSettings,
 
 def _prefilter(papers: Sequence[Paper], topic: Topic, settings: ScoringSettings,
                open_store: StoreFactory, day_key: str, day: Sequence[Paper],
-               ) -> tuple[list[Paper], list[Score], str | None]:
+               ) -> tuple[list[Paper], list[Score], str | None, str | None]:
     """Which of `papers` `--prefilter` sends, judged against the whole day, the local
-    scores of those it holds back, and what it sent beyond the top part."""
+    scores of those it holds back, what it sent beyond the top part, and (auto) how much
+    it sent and is expected to hold."""
     from paperterm.scoring.prefilter import extras_notice, prefilter_day
     from paperterm.store import open_or_unavailable
 
@@ -153,4 +156,4 @@ def _prefilter(papers: Sequence[Paper], topic: Topic, settings: ScoringSettings,
         store.close()
     todo = {p.id for p in papers}
     return ([p for p in split.send if p.id in todo],
-            [s for s in split.held if s.paper_id in todo], extras_notice(split))
+            [s for s in split.held if s.paper_id in todo], extras_notice(split), split.auto)

@@ -9,6 +9,10 @@ from typing import Any
 
 from paperterm.settings.spec import LLM, MODEL, SCORING, ConfigError, between, expect, setting
 
+# `prefilter = "auto"`: the top part chosen by expected recall; only the word gives it (as
+# a number it is refused like any negative one)
+PREFILTER_AUTO = -1.0
+
 
 def _prefilter_ok(v: float) -> bool:
     """0 (off), a fraction of the day (0 < v < 1) or a whole count of papers."""
@@ -83,11 +87,13 @@ class ScoringSettings:
         help="what --budget limits: one run, or all runs of the announcement day",
         comment="run | day: what the budget limits")
     prefilter: float = _flag(
-        0.0, check=_prefilter_ok, commands=SCORING,
-        expected="0 (off), a fraction of the day below 1 (0.3) or a count of papers (40)",
-        help="send only the local top part of the day to the LLM: a fraction (0.3) or a "
-             "count (40), plus followed authors and papers like your stars; 0 = all",
-        comment="LLM only for the local top: 0.3 (fraction) or 40 (count); 0 = all")
+        0.0, check=_prefilter_ok, commands=SCORING, named=(("auto", PREFILTER_AUTO),),
+        expected='0 (off), a fraction of the day below 1 (0.3), a count of papers (40) or '
+                 '"auto"',
+        help="send only the local top part of the day to the LLM: a fraction (0.3), a "
+             "count (40) or auto (the smallest part expected to hold 9 of 10 picks), plus "
+             "followed authors and papers like your stars; 0 = all",
+        comment='LLM only for the local top: 0.3 (fraction), 40 (count) or "auto"; 0 = all')
     models: dict[str, ModelOptions] = setting(
         factory=dict, parse=lambda v, where: parse_models(v, where),
         before="Request shaping and prices for one model (prices: dollars per million tokens).",

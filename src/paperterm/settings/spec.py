@@ -42,6 +42,8 @@ class Spec:
     check: Check | None = None  # None: any value of the type
     expected: str = ""  # what `check` (or `choices`) wants, for messages ("at least 1")
     choices: tuple[str, ...] = ()
+    # words a number setting also takes, each standing for a value ("auto" -> -1.0)
+    named: tuple[tuple[str, Any], ...] = ()
     parse: Parse | None = None  # the config value's own conversion (lists, tables)
     commands: frozenset[str] = frozenset()  # subcommands taking it as a flag (none: no flag)
     flag: str = ""  # the flag when not `--<name-with-dashes>`
@@ -106,6 +108,11 @@ class Declared:
 
     def value(self, raw: Any, where: str) -> Any:
         """The config value `raw` converted and checked; ConfigError saying `where`."""
+        named = dict(self.spec.named)
+        if isinstance(raw, str) and named:
+            if raw in named:
+                return named[raw]
+            raise ConfigError(f"{where}: expected {self.spec.expected}, got {shown(raw)}")
         value = self.spec.parse(raw, where) if self.spec.parse else expect(raw, self.type, where)
         problem = self.problem(value)
         if problem:

@@ -58,8 +58,8 @@ def neighbour(papers: Papers, feed: str, day: date, step: int, today: date, *,
         return Target(None, notice=f"{day.isoformat()} is the latest announcement (today is "
                       f"{today.isoformat()})")
     if offline:
-        found = papers.nearest_cached_day(feed, day, step)
-        if found is None or found > today:
+        found = nearest_cached(papers, feed, day, step, today)
+        if found is None:
             return Target(None, notice=f"Offline: no cached announcement {where} "
                           f"{day.isoformat()}")
         lo, hi = sorted((day, found))
@@ -84,6 +84,14 @@ def neighbour(papers: Papers, feed: str, day: date, step: int, today: date, *,
         return Target(d, False, _skipped(holidays, "no announcement: holidays"))
     return Target(None, notice=f"No announcement {where} {day.isoformat()} "
                   f"within {LOOKAHEAD} days")
+
+
+def nearest_cached(papers: Papers, feed: str, day: date, step: int, today: date,
+                   ) -> date | None:
+    """The closest cached announcement strictly before (step < 0) or after `day`, never
+    after `today`; None when there is none (where a failed step lands instead)."""
+    found = papers.nearest_cached_day(feed, day, step)
+    return found if found is not None and found <= today else None
 
 
 def parse_jump(text: str, today: date) -> tuple[date, str | None]:

@@ -1,9 +1,8 @@
 """Polite HTTP to arXiv: one request at a time, paced, with a total deadline, retries while
 arXiv is busy (honouring Retry-After), and a User-Agent that says who we are.
 
-`get` does all of it for a plain GET (the RSS feed); the arXiv API search, which goes
-through the `arxiv` package, uses the parts: `pacer`, `polite` (pacing and retries), `Busy`,
-`finish_within` (the total deadline) and `NetworkError`.
+`get` does all of it for a plain GET (the RSS feed, each page of an arXiv API search); the
+request itself is `httpio.request`'s (a whole-request deadline, a capped answer).
 """
 
 from __future__ import annotations
@@ -14,10 +13,10 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
-from paperterm import __version__
+from paperterm import __version__, limits
 
 USER_AGENT = f"paperterm/{__version__} (terminal arXiv reader; https://pypi.org/project/paperterm)"
-TIMEOUT = 20.0
+TIMEOUT = limits.ARXIV_DEADLINE
 MIN_INTERVAL = 3.0  # arXiv asks for at least 3 s between API requests
 RETRIES = 3
 
@@ -66,17 +65,17 @@ class Busy(Exception):
         self.status, self.retry_after = status, retry_after
 
 
-def polite(exchange: Callable[[], T], what: str) -> T:
+def polite(exchange: Callable[[], T], what: str, retries: int = RETRIES) -> T:
     """Run `exchange` (one request to arXiv, or one search) through the shared pacer; while
-    it raises Busy, wait (backoff_seconds) and run it again, at most RETRIES more times.
+    it raises Busy, wait (backoff_seconds) and run it again, at most `retries` more times.
 
     `what` names the source in the message of the NetworkError raised when arXiv stays busy.
     """
-    for attempt in range(RETRIES + 1):
+    for attempt in range(retries + 1):
         try:
             return pacer.run(exchange)
         except Busy as exc:
-            if attempt < RETRIES:
+            if attempt < retries:
                 time.sleep(backoff_seconds(attempt, exc.retry_after))
                 continue
             raise NetworkError(f"{what}: arXiv answered HTTP {exc.status} (busy)") from None
@@ -88,41 +87,14 @@ def too_slow(what: str, seconds: float) -> NetworkError:
     return NetworkError(f"{what}: arXiv did not finish answering within {seconds:g} s")
 
 
-def finish_within(work: Callable[[threading.Event], T], seconds: float, what: str) -> T:
-    """Run blocking `work` with a total deadline; raises too_slow(what, seconds) after it.
-
-    For work whose reads we do not control (a socket timeout bounds each read, not the
-    total). `work` runs in a daemon thread, which cannot block the interpreter's exit; after
-    the deadline the event it is given is set and it should stop as soon as it can (it cannot
-    be interrupted in the middle of a read). Its exceptions are raised here.
-    """
-    outcome: dict[str, object] = {}
-    stop = threading.Event()
-
-    def run() -> None:
-        try:
-            outcome["value"] = work(stop)
-        except BaseException as exc:  # handed over to the caller's thread
-            outcome["error"] = exc
-
-    worker = threading.Thread(target=run, name=f"paperterm {what}", daemon=True)
-    worker.start()
-    worker.join(seconds)
-    if worker.is_alive():
-        stop.set()
-        raise too_slow(what, seconds)
-    if "error" in outcome:
-        raise outcome["error"]  # type: ignore[misc]
-    return outcome["value"]  # type: ignore[return-value]
-
-
-def get(url: str, what: str, timeout: float = TIMEOUT) -> bytes:
+def get(url: str, what: str, timeout: float = TIMEOUT, retries: int = RETRIES) -> bytes:
     """GET `url` politely; `what` names the source in error messages ("RSS feed").
 
-    Each attempt must finish within `timeout` seconds in total. Raises NetworkError, with a
-    one-line message for the user, for every failure.
+    Each attempt must finish within `timeout` seconds in total; a busy arXiv is asked again
+    at most `retries` times. Raises NetworkError, with a one-line message for the user, for
+    every failure.
     """
-    return polite(lambda: _get_once(url, what, timeout), what)
+    return polite(lambda: _get_once(url, what, timeout), what, retries)
 
 
 def _get_once(url: str, what: str, timeout: float) -> bytes:

@@ -46,6 +46,11 @@ class LoadError(Exception):
     """The user asked for something that cannot be loaded (e.g. a broken --feed file)."""
 
 
+class NotFetched(LoadError):
+    """A day navigation step could not fetch its day and no cached day lies further in its
+    direction: the reader stays where it is; the message says why."""
+
+
 @dataclass
 class LoadRequest:
     categories: list[str]
@@ -59,6 +64,9 @@ class LoadRequest:
     since: datetime.date | None = None  # `date` is the field above here
     timeout: float = http.TIMEOUT
     refresh: bool = False  # fetch today's feed again even if it was fetched today
+    # a step of day navigation ([ -1, ] 1): when the asked day cannot be fetched, the nearest
+    # cached day further that way stands in (NotFetched when there is none)
+    step: int = 0
 
     @property
     def feed_key(self) -> str:
@@ -93,14 +101,22 @@ def loads_without_network(req: LoadRequest, store: Store) -> bool:
 
 
 def cached_while_fetching(req: LoadRequest, store: Store) -> Day | None:
-    """Today's announcement as fetched earlier today, to show while it is fetched again (it
-    was an older day and a new fetch is due, or `--refresh`); None if none was fetched."""
+    """What shows at once while today's announcement is fetched (a new fetch is due, or
+    `--refresh`): the day fetched earlier today, else the most recent cached day, said so;
+    None when nothing is cached (the reader shows the loading screen)."""
     if req.feed is not None or req.sample or req.query or req.date or req.since:
         return None
     record = store.papers.fetch_record(req.feed_key, calendar.eastern_today())
-    if record is None or not record["day"]:
+    if record is not None and record["day"]:
+        return load_day(replace(req, offline=True, refresh=False), store)
+    latest = store.papers.latest_day(req.feed_key)
+    if latest is None:
         return None
-    return load_day(replace(req, offline=True, refresh=False), store)
+    return _filtered(Day(
+        store.papers.day_papers(req.feed_key, latest), latest.isoformat(), latest, "cache",
+        approximate=store.papers.is_approximate(req.feed_key, latest),
+        notices=[f"showing the most recent cached day, {latest.isoformat()}, while today's "
+                 "announcement loads"]), req.announce_types)
 
 
 def loading_label(req: LoadRequest) -> str:
@@ -234,6 +250,8 @@ def _today(req: LoadRequest, store: Store) -> Day:
     try:
         parsed = rss.fetch_rss(req.categories, timeout=req.timeout)
     except http.NetworkError as exc:
+        if req.step:
+            return _step_past(req, store, today, str(exc))
         if record is not None and record["day"]:  # a re-fetch failed: the cached day stands
             d = date.fromisoformat(record["day"])
             return Day(store.papers.day_papers(req.feed_key, d), d.isoformat(), d, "cache",
@@ -262,6 +280,22 @@ def _instead(day: Day, asked: str, why: str) -> Day:
                                 f"this is {shown}, {day.label}")
 
 
+def _step_past(req: LoadRequest, store: Store, asked: date, why: str) -> Day:
+    """A day navigation step to `asked` failed (`why`): the nearest cached day further in the
+    step's direction, said so; NotFetched when there is none (the reader stays)."""
+    where = "before" if req.step < 0 else "after"
+    found = daynav.nearest_cached(store.papers, req.feed_key, asked, req.step,
+                                  calendar.eastern_today())
+    why = why.rstrip(".")
+    if found is None:
+        raise NotFetched(f"{asked.isoformat()} could not be loaded ({why}); no cached day "
+                         f"{where} it")
+    return Day(store.papers.day_papers(req.feed_key, found), found.isoformat(), found, "cache",
+               approximate=store.papers.is_approximate(req.feed_key, found),
+               notices=[f"{asked.isoformat()} could not be loaded ({why}); showing the nearest "
+                        f"cached day {where} it, {found.isoformat()}"])
+
+
 def _which(day: date, today: date) -> list[str]:
     notice = calendar.which_announcement(day, today)
     return [notice] if notice else []
@@ -284,6 +318,8 @@ def _past_day(req: LoadRequest, store: Store) -> Day:
     try:
         found = arxiv_api.search(query, req.max_results, timeout=req.timeout)
     except http.NetworkError as exc:
+        if req.step:
+            return _step_past(req, store, req.date, str(exc))
         return _instead(_cached_or_sample(req, store, str(exc)), asked, str(exc))
     cats = set(req.categories)
     papers = [p if p.primary_category in cats else replace(p, announce_type="cross")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from paperterm.redact import redact_url
 from paperterm.settings.env import env
 from paperterm.sources import http
 from paperterm.sources.feeds import FeedError, ParsedFeed, parse_feed
@@ -15,11 +16,14 @@ def feed_url(categories: list[str]) -> str:
     return base.format(cats="+".join(categories))
 
 
-def fetch_rss(categories: list[str], timeout: float = http.TIMEOUT) -> ParsedFeed:
-    """Today's announcement for all categories in one request; raises http.NetworkError."""
+def fetch_rss(categories: list[str], timeout: float = http.TIMEOUT,
+              retries: int = http.RETRIES) -> ParsedFeed:
+    """Today's announcement for all categories in one request (a busy arXiv asked again at
+    most `retries` times); raises http.NetworkError."""
     url = feed_url(categories)
-    data = http.get(url, "RSS feed", timeout)
+    data = http.get(url, "RSS feed", timeout, retries)
     try:
         return parse_feed(data)
     except FeedError as exc:
-        raise http.NetworkError(f"RSS feed from {url} is unreadable: {exc}") from None
+        raise http.NetworkError(f"RSS feed from {redact_url(url)} is unreadable: {exc}"
+                                ) from None

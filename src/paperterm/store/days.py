@@ -5,6 +5,7 @@ index over (feed, day) or (day), so its cost follows the days asked for, not the
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import date
 
 from paperterm.models import Paper
@@ -59,3 +60,28 @@ class DayQueries(Queries):
                                   WHERE c.id = a.id AND c.day < a.day)
                 ORDER BY a.day DESC, p.id""", args).fetchall()
         return [(_row_paper(r), r["day"]) for r in rows]
+
+    def announced_before(self, ids: Iterable[str], day: date) -> dict[str, str]:
+        """For each of `ids` announced on a day before `day` (in any feed; searches are no
+        announcements), the first such day (ISO)."""
+        rows = self.select_in(
+            """SELECT id, min(day) FROM announcements INDEXED BY announcements_by_id
+               WHERE day < ? AND feed NOT LIKE 'query:%' AND id IN ({marks}) GROUP BY id""",
+            (day.isoformat(),), list(ids))
+        return {r[0]: r[1] for r in rows}
+
+    def same_titles(self, titles: Iterable[str]) -> list[tuple[str, str, str]]:
+        """(id, title, authors JSON) of cached papers whose title is one of `titles` up to
+        ASCII case (SQLite's lower(), over the papers_by_title index)."""
+        rows = self.select_in(
+            "SELECT DISTINCT id, title, authors FROM papers WHERE lower(title) IN ({marks})",
+            (), sorted({ascii_lower(t) for t in titles}))
+        return [(r[0], r[1], r[2]) for r in rows]
+
+
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def ascii_lower(text: str) -> str:
+    """`text` lower-cased as SQLite's lower() does (ASCII letters only)."""
+    return text.translate(_ASCII_LOWER)

@@ -241,8 +241,10 @@ class Database:
         try:
             if state is None:
                 self._marker.unlink(missing_ok=True)
-            else:
-                self._marker.write_text(state, encoding="ascii")
+            else:  # never half a marker (then the check would only run for nothing)
+                from paperterm.atomic import atomic_write
+
+                atomic_write(self._marker, state.encode("ascii"))
         except OSError:
             pass  # only an optimisation: the next open runs the full check
 
@@ -262,8 +264,12 @@ class Database:
     @contextlib.contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """One write transaction (BEGIN IMMEDIATE): committed on success, rolled back on any
-        exception. Not re-entrant."""
+        exception. Inside another one it is part of it (the outer one commits or rolls back),
+        so several writes make one step that a kill -9 can never cut in half."""
         c = self.conn
+        if c.in_transaction:
+            yield c
+            return
         c.execute("BEGIN IMMEDIATE")
         try:
             yield c

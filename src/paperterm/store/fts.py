@@ -1,7 +1,7 @@
 """The full-text index (SQLite FTS5) over every cached paper: one row per paper id (its
 latest version) with title, abstract, authors, the user's note and tags. Kept current by
-whoever writes those (papers.save_day, notes) through `reindex`; `match_expression` turns
-what a user types into a safe FTS5 query."""
+whoever writes those (papers.save_day, notes) through `reindex`; `parse` turns what a
+user types into safe FTS5 terms (words stemmed by the index's porter tokenizer)."""
 
 from __future__ import annotations
 

@@ -73,6 +73,12 @@ class LibraryQueries(Queries):
             f"SELECT p.id, {_DAY} FROM papers p WHERE {_LATEST} AND p.id IN ({{marks}})",
             (), list(ids))}
 
+    def announced(self, ids: Iterable[str]) -> dict[str, tuple[str, str]]:
+        """The feed and day (ISO) each of these papers was first announced on, where known."""
+        return {r[0]: (r[1], r[2]) for r in self.select_in(
+            "SELECT id, feed, min(day) FROM announcements WHERE id IN ({marks}) GROUP BY id",
+            (), list(ids))}
+
     def library_papers(self, sel: Selection) -> list[tuple[Paper, str]]:
         """Cached papers matching `sel` with their day, newest day first."""
         where, args = sel.where()
@@ -90,17 +96,36 @@ class LibraryQueries(Queries):
         if parsed is None:
             return []
         hits = self._match(parsed.all_terms, limit, sel, topic_fp, exclude)
-        if len(hits) < limit and len(parsed.terms) > 1:
+        if len(hits) >= limit or len(parsed.terms) < 2:
+            return hits
+        # terms no paper holds (a word half typed) are left out: the papers holding every
+        # other term hold the most there are, and come first, found as cheaply as a match
+        held = Query(tuple(t for t in parsed.terms if self._anywhere(t)), parsed.excluded)
+        if len(held.terms) < parsed.near_miss_min:
+            return hits
+        if len(held.terms) < len(parsed.terms):
             seen = [*exclude, *(h.paper.id for h in hits)]
-            hits += self._match(parsed.any_term, limit - len(hits), sel, topic_fp, seen,
-                                count=parsed)
+            hits += self._match(held.all_terms, limit - len(hits), sel, topic_fp, seen)
+        if len(hits) < limit and len(held.terms) > 1:
+            seen = [*exclude, *(h.paper.id for h in hits)]
+            hits += self._match(held.any_term, limit - len(hits), sel, topic_fp, seen,
+                                count=held, at_least=parsed.near_miss_min)
         return hits
 
+    def _anywhere(self, term: str) -> bool:
+        """Whether any cached paper holds this FTS5 term."""
+        try:
+            return self.conn.execute("SELECT 1 FROM paper_fts WHERE paper_fts MATCH ? LIMIT 1",
+                                     (term,)).fetchone() is not None
+        except sqlite3.OperationalError:
+            return False
+
     def _match(self, expr: str, limit: int, sel: Selection, topic_fp: str | None,
-               exclude: Sequence[str], count: Query | None = None) -> list[SearchHit]:
+               exclude: Sequence[str], count: Query | None = None,
+               at_least: int = 0) -> list[SearchHit]:
         """Rank in the index alone (bm25 over the matches, at most the RANKED newest), then
         read papers, days, scores and snippets for the best `limit` only. With `count`: the
-        matches of at least `count.near_miss_min` of its terms, more of them first."""
+        matches holding at least `at_least` of its terms, those holding more first."""
         # starred/tag/excluded: small sets of ids, each read once through its index; a day
         # filter needs each paper's first day: checked per match, among the ranked ones
         sets: list[tuple[str, str]] = []  # (IN or NOT IN, ids)
@@ -131,7 +156,6 @@ class LibraryQueries(Queries):
             held = " + ".join(["(+paper_fts.rowid IN (SELECT rowid FROM paper_fts "
                                "WHERE paper_fts MATCH ? AND rowid >= ?))"] * len(terms)) or "0"
             held_args = [x for t in terms for x in (t, floor)]
-            at_least = count.near_miss_min if count is not None else 0
             rows = self.conn.execute(f"""
                 WITH top AS MATERIALIZED (
                     SELECT paper_fts.rowid AS doc, bm25(paper_fts, {weights}) AS rank,

@@ -260,6 +260,11 @@ _MIGRATIONS: list[str] = [
         PRIMARY KEY (id, version, channel)
     );
     """,
+    # 16: papers by title, case folded as SQLite's lower() does (issue 23: the same paper
+    # announced again under another id is found by its title and first author)
+    """
+    CREATE INDEX IF NOT EXISTS papers_by_title ON papers (lower(title));
+    """,
 ]
 
 SCHEMA_VERSION = len(_MIGRATIONS)

@@ -34,21 +34,24 @@ class UserQueries(Queries):
         return out
 
     def mark_seen(self, ids: Iterable[str], *, topic: str | None = None) -> None:
-        """Mark papers seen (read under `topic`); the first time and topic are kept."""
+        """Mark papers seen (read under `topic`); the first time and topic are kept. All of
+        them or none (one transaction)."""
         now = time.time()
-        self.conn.executemany(
-            """INSERT INTO user_state (id, seen_at, seen_topic) VALUES (?, ?, ?)
-               ON CONFLICT(id) DO UPDATE
-               SET seen_topic=CASE WHEN user_state.seen_at IS NULL THEN excluded.seen_topic
-                              ELSE user_state.seen_topic END,
-                   seen_at=coalesce(user_state.seen_at, excluded.seen_at)""",
-            [(i, now, topic) for i in ids],
-        )
+        with self.transaction() as c:
+            c.executemany(
+                """INSERT INTO user_state (id, seen_at, seen_topic) VALUES (?, ?, ?)
+                   ON CONFLICT(id) DO UPDATE
+                   SET seen_topic=CASE WHEN user_state.seen_at IS NULL
+                                  THEN excluded.seen_topic ELSE user_state.seen_topic END,
+                       seen_at=coalesce(user_state.seen_at, excluded.seen_at)""",
+                [(i, now, topic) for i in ids],
+            )
 
     def unmark_seen(self, ids: Iterable[str]) -> None:
-        """Papers unseen again (an undo)."""
-        self.conn.executemany("UPDATE user_state SET seen_at=NULL, seen_topic=NULL WHERE id=?",
-                              [(i,) for i in ids])
+        """Papers unseen again (an undo); all of them or none."""
+        with self.transaction() as c:
+            c.executemany("UPDATE user_state SET seen_at=NULL, seen_topic=NULL WHERE id=?",
+                          [(i,) for i in ids])
 
     def set_starred(self, paper_id: str, starred: bool, *, topic: str | None = None) -> None:
         """Star (given under `topic`, None: teaching no topic) or unstar a paper."""
@@ -69,13 +72,15 @@ class UserQueries(Queries):
     def mark_saved(self, saved: Iterable[tuple[str, str]], bib_path: Path | str, *,
                    topic: str | None = None) -> None:
         """Record (paper id, citation key) pairs written to bib_path, saved one by one under
-        `topic` (None: in bulk, teaching no topic)."""
+        `topic` (None: in bulk, teaching no topic). All of them or none (a kill -9 between
+        two rows left some of an export recorded)."""
         now = time.time()
-        self.conn.executemany(
-            """INSERT INTO user_state (id, saved_at, bib_key, bib_path, saved_topic)
-               VALUES (?, ?, ?, ?, ?)
-               ON CONFLICT(id) DO UPDATE SET saved_at=excluded.saved_at,
-               bib_key=excluded.bib_key, bib_path=excluded.bib_path,
-               saved_topic=excluded.saved_topic""",
-            [(pid, now, key, str(bib_path), topic) for pid, key in saved],
-        )
+        with self.transaction() as c:
+            c.executemany(
+                """INSERT INTO user_state (id, saved_at, bib_key, bib_path, saved_topic)
+                   VALUES (?, ?, ?, ?, ?)
+                   ON CONFLICT(id) DO UPDATE SET saved_at=excluded.saved_at,
+                   bib_key=excluded.bib_key, bib_path=excluded.bib_path,
+                   saved_topic=excluded.saved_topic""",
+                [(pid, now, key, str(bib_path), topic) for pid, key in saved],
+            )

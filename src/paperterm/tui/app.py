@@ -16,11 +16,12 @@ import gc
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events
 from textual.app import App
 from textual.await_complete import AwaitComplete
+from textual.binding import Binding, BindingType
 from textual.command import CommandListItem, SimpleProvider
 from textual.message_pump import MessagePump
 from textual.screen import Screen
@@ -38,13 +39,13 @@ from paperterm.tui.commands import PapertermCommands
 from paperterm.tui.compat import push_result_callback, refresh_truecolor_filter
 from paperterm.tui.day_loading import DayLoader
 from paperterm.tui.help import HelpScreen
-from paperterm.tui.keys import check_keymap, effective_keys
+from paperterm.tui.keys import effective_keys, keymap_problems
 from paperterm.tui.messages import DayFetched, DayFetchFailed
 from paperterm.tui.palette import SafeCommandPalette
 from paperterm.tui.screens.day import DayScreen
 from paperterm.tui.store_writes import Op, StoreWrites
 from paperterm.tui.text import one_line
-from paperterm.tui.themes import register_themes, score_defaults
+from paperterm.tui.themes import readable_variables, register_themes, score_defaults
 
 if TYPE_CHECKING:
     from textual.timer import Timer
@@ -56,7 +57,7 @@ if TYPE_CHECKING:
 TEACHES = frozenset({"starred", "saved", "dismissed"})  # marks the local ranking learns from
 
 
-class PapertermApp(App[int]):
+class PapertermApp(App[int], inherit_bindings=False):
     """paperterm's reader. `PapertermApp(session).run()` or `run_tui(session)`."""
 
     CSS_PATH = Path(__file__).with_name("app.tcss")
@@ -64,6 +65,10 @@ class PapertermApp(App[int]):
     ENABLE_COMMAND_PALETTE = True
     KEY_ORDER_TIMEOUT = 0.25  # seconds a key may take before the next one is read anyway
     COMMANDS = App.COMMANDS | {PapertermCommands}
+    # not inherited: Textual's own ctrl+q binding (priority, hidden) hid the footer's Quit
+    # when [keys] maps quit to ctrl+q; ctrl+q quits through `hard_quit_keys` instead
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+c", "help_quit", show=False, system=True)]
 
     def __init__(self, session: Session, *, autoscore: bool = True) -> None:
         super().__init__()
@@ -79,10 +84,11 @@ class PapertermApp(App[int]):
         # the first ranking, in its worker)
         self.ranking: RankingProcess | None = RankingProcess() if ranking_wanted() else None
         self.loader = DayLoader(self, self, autoscore=autoscore)  # days loaded meanwhile
-        self.keymap, key_problems = check_keymap(dict(session.config.keys))
-        keys, problems = effective_keys(self.keymap)
-        key_problems += problems
+        self.keymap, key_problems = keymap_problems(dict(session.config.keys))
+        keys, _ = effective_keys(self.keymap)
         self.quit_keys = frozenset(keys["quit"].split(","))
+        taken = {k for i, ks in keys.items() if i != "quit" for k in ks.split(",")}
+        self.hard_quit_keys = frozenset({"ctrl+q"} - taken)  # quit even from a text box
         self.startup_notices: list[tuple[str, str]] = [
             (n, "warning")
             for n in dict.fromkeys([*session.day.notices, *session.notices, *key_problems])
@@ -115,6 +121,14 @@ class PapertermApp(App[int]):
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return score_defaults(self.current_theme)
+
+    def get_css_variables(self) -> dict[str, str]:
+        """The theme's variables, with every text colour made readable on its background
+        (tui/themes.py: at least 4.5:1 in truecolor and in 256 colours)."""
+        variables = super().get_css_variables()
+        variables.update(readable_variables(variables, self.current_theme.dark))
+        self.theme_variables = variables
+        return variables
 
     def get_default_screen(self) -> DayScreen:
         """The day's screen, the bottom of the stack, composed with the app (pushed from
@@ -323,8 +337,9 @@ class PapertermApp(App[int]):
         # on a reader that is shutting down
         if self.quitting and isinstance(event, events.InputEvent):
             return
-        if (isinstance(event, events.Key) and not event.is_forwarded
-                and event.key in self.quit_keys and self._quit_key_quits()):
+        if (isinstance(event, events.Key) and not event.is_forwarded and (
+                event.key in self.hard_quit_keys
+                or (event.key in self.quit_keys and self._quit_key_quits()))):
             # decided here, in typing order: the focused widget's queue may still hold keys
             # that move focus (a `/` typed after `q` must not swallow the quit)
             await self.action_quit()

@@ -7,6 +7,8 @@ from collections.abc import Awaitable, Callable
 from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.content import Content
+from textual.markup import escape
 
 from paperterm.tui.keys import ALL_KEYS, LIST_KEYS, display_keys, effective_keys
 
@@ -40,11 +42,13 @@ class PapertermCommands(Provider):
 
     async def discover(self) -> Hits:
         for name, run, keys in self._commands():
-            yield DiscoveryHit(name, run, help=f"key: {keys}")
+            # plain text: "([zotero])" is no markup tag to drop
+            yield DiscoveryHit(Content(name), run, text=name, help=escape(f"key: {keys}"))
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         for name, run, keys in self._commands():
             score = matcher.match(name)
             if score > 0:
-                yield Hit(score, matcher.highlight(name), run, help=f"key: {keys}")
+                yield Hit(score, matcher.highlight(escape(name)), run, text=name,
+                          help=escape(f"key: {keys}"))

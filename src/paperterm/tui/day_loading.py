@@ -154,6 +154,14 @@ class DayLoader:
         if topic is not None:  # marks made from now on are the new topic's
             self.reader.switch_marks_topic(topic.name)
         said = set(s.day.notices)  # said when the shown day came
+        if topic is None and _same_cached_day(s.day, day):  # the fetch failed: the shown
+            self.reader.session = dataclasses.replace(  # cached day stands, as the user left it
+                s, pending=None, request=s.request if req is None
+                else dataclasses.replace(req, refresh=False))
+            for note in dict.fromkeys(day.notices):
+                if note not in said:
+                    self._say(note, "warning", timeout=10)
+            return
         if s.day.source == "loading":  # what start-up had to say still stands
             day.notices[:0] = [n for n in s.day.notices if n not in day.notices]
         self.reader.session = dataclasses.replace(
@@ -165,3 +173,9 @@ class DayLoader:
         for note in dict.fromkeys(day.notices):  # what this load has to say (the sample
             if note not in said:                 # instead of today's papers, say)
                 self._say(note, "warning", timeout=10)
+
+
+def _same_cached_day(shown: Day, loaded: Day) -> bool:
+    """Whether a load brought back the cached day already on screen (arXiv failed)."""
+    return (shown.source == loaded.source == "cache" and shown.day == loaded.day
+            and [p.id for p in shown.papers] == [p.id for p in loaded.papers])

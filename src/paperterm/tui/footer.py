@@ -13,6 +13,7 @@ from textual.widget import Widget
 from textual.widgets import Footer
 
 from paperterm.tui.compat import FooterKey, footer_bindings_ready, set_footer_bindings_ready
+from paperterm.tui.keys import APP_KEYS, FOOTER_FIRST
 
 PALETTE = "-command-palette"
 
@@ -38,7 +39,7 @@ class FittingFooter(Footer):
     def compose(self) -> ComposeResult:
         if footer_bindings_ready(self):
             self._shown = shown_keys(self.screen)
-        children = list(super().compose())
+        children = first_keys_first(list(super().compose()))
         self.fit_keys(children, self.size.width or self.app.size.width)
         yield from children
 
@@ -75,6 +76,19 @@ class FittingFooter(Footer):
                 continue
             used += key_width(key, compact=self.compact)
             key.display = used <= room
+
+
+_FIRST_ACTIONS = [next(k.action for k in APP_KEYS if k.id == i) for i in FOOTER_FIRST]
+
+
+def first_keys_first(children: list[Widget]) -> list[Widget]:
+    """Help and quit first, whatever keys they are mapped to (Textual lists a remapped
+    binding last, where a narrow footer cut it)."""
+    def place(child: Widget) -> int:
+        action = child.action if isinstance(child, FooterKey) else ""
+        return _FIRST_ACTIONS.index(action) if action in _FIRST_ACTIONS else len(_FIRST_ACTIONS)
+
+    return sorted(children, key=place)
 
 
 def shown_keys(screen: Screen) -> tuple:

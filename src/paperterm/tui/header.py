@@ -127,7 +127,10 @@ def header_text(info: HeaderInfo, width: int | None = None) -> Text:
     full = _header(info, compact=False)
     if width is None or full.cell_len <= width:
         return full
-    return _header(info, compact=True)
+    compact = _header(info, compact=True)
+    if compact.cell_len > width:  # cut here, with an ellipsis: the widget would just crop
+        compact.truncate(width, overflow="ellipsis")
+    return compact
 
 
 class TopBar(Static):

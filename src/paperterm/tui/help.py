@@ -17,7 +17,7 @@ def help_table(keymap: dict[str, str]) -> Table:
     table = Table(box=None, show_header=True, header_style="bold", pad_edge=False, expand=True)
     table.add_column("Key", no_wrap=True, style="bold")
     table.add_column("Action")
-    table.add_column(Text("[keys] name"), style="dim", no_wrap=True)
+    table.add_column(Text("[keys] name"), style="italic", no_wrap=True)
     keys, _ = effective_keys(keymap)
     for spec in ALL_KEYS:
         table.add_row(Text(display_keys(keys[spec.id])), Text(spec.help), Text(spec.id))
@@ -29,6 +29,8 @@ def help_table(keymap: dict[str, str]) -> Table:
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [  # noqa: RUF012
         Binding("escape,question_mark", "dismiss", "Close", id="help_close"),
+        Binding("j", "scroll_help(1)", "Down", show=False),
+        Binding("k", "scroll_help(-1)", "Up", show=False),
     ]
 
     def __init__(self, keymap: dict[str, str]) -> None:
@@ -44,10 +46,15 @@ class HelpScreen(ModalScreen[None]):
                 Text(
                     "Remap in the config file:  [keys]  star = \"*\"  (several keys: \"a,b\").\n"
                     "Marks:  • unseen  ★ starred  ✓ saved to .bib  + marked.   "
-                    "Scores:  … queued  ! failed (reason in the preview).   esc closes."
+                    "Scores:  … queued  ! failed (reason in the preview).   j/k scroll, esc closes."
                 ),
                 id="help-foot",
             )
+
+    def action_scroll_help(self, lines: int) -> None:
+        """j/k scroll the keys, as they move in the list."""
+        box = self.query_one("#help-box", VerticalScroll)
+        box.scroll_relative(y=lines, animate=False)
 
     async def action_dismiss(self, result: None = None) -> None:
         if self.is_active:  # a second close key queued behind the first closes nothing

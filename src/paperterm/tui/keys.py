@@ -219,6 +219,14 @@ def effective_keys(keymap: dict[str, str]) -> tuple[dict[str, str], list[str]]:
     return {i: ",".join(k) for i, k in keys.items()}, problems
 
 
+def keymap_problems(keys: dict[str, str]) -> tuple[dict[str, str], list[str]]:
+    """The usable part of a [keys] table and everything to say about it: unknown actions,
+    bad key names, and each binding a remapped key displaced (`[keys] star = "s"` takes
+    `s` from sort)."""
+    good, problems = check_keymap(keys)
+    return good, problems + effective_keys(good)[1]
+
+
 def display_keys(keys: str) -> str:
     """'down,j' -> 'down / j'; 'asterisk' -> '*'."""
     from textual.keys import format_key

@@ -42,7 +42,7 @@ from paperterm.tui.text import one_line, tex
 def marks_text(e: Entry) -> str:
     return (
         ("+" if e.marked else " ")
-        + (" " if e.seen else "•")
+        + ("•" if e.new_to_me else " ")
         + ("★" if e.starred else " ")
         + ("✓" if e.saved else " ")
         + ("@" if e.followed else " ")
@@ -256,10 +256,11 @@ class PaperTable(ScrollView, can_focus=True):
         title, author = self._cells(e)
         # the focused cursor row keeps one text colour: chosen to read on its background
         plain = index == self.cursor and self.has_focus
+        tinted = e.marked or index == self.cursor  # quiet cells in the text colour there
         segments: list[Segment] = [Segment(" " * GAP, row)]
         for col, _x, w in layout(width, self.shape):
             text, style = self._cell(col.key, e, title, author, st)
-            if plain:
+            if plain or (tinted and style is st["dim"]):
                 style = None
             if col.right:
                 text = text.rjust(w)
@@ -285,7 +286,7 @@ class PaperTable(ScrollView, can_focus=True):
                 return "!", st["failed"]
             return "", None
         if key == "title":
-            return title, None if e.seen else st["unseen"]
+            return title, st["unseen"] if e.new_to_me else None
         if key == "author":
             return author, st["dim"]
         if key == "cat":

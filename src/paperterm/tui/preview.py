@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.console import Console
+from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.color import Color
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Static
@@ -15,10 +17,12 @@ from paperterm.listing import Entry
 from paperterm.revisions import Op, diff_summary
 from paperterm.textsearch import Term, spans
 from paperterm.tui.text import clean, one_line, safe, tex
+from paperterm.tui.themes import contrast
 
 COLLAPSED_LINES = 4
 SEARCH_MATCH = "reverse"  # words the text filter matched (readable in every theme)
 TOPIC_MATCH = "bold underline"  # the topic's keywords
+DIFF_CONTRAST = 3.0  # a word diff's colour against the preview (else: bold / strike only)
 NOTE_LINES = 6  # lines of the user's note shown in the preview
 NO_MATCH = "No paper matches the filters. Press / or f to change them, esc clears the text filter."
 _measure_console = Console(width=80, file=None, color_system=None, legacy_windows=False)
@@ -31,8 +35,9 @@ def wrapped_lines(text: str, width: int) -> int:
     return len(Text(text).wrap(_measure_console, width))
 
 
-def annotations_text(e: Entry) -> Text:
-    """The user's tags and note on the paper (each line of the note kept), if any."""
+def annotations_text(e: Entry, muted: Style | str = "dim") -> Text:
+    """The user's tags and note on the paper (each line of the note kept), if any; `muted`:
+    the style of the line saying more is hidden."""
     out = Text()
     if e.tags:
         out.append("\ntags: ", style="bold")
@@ -43,7 +48,7 @@ def annotations_text(e: Entry) -> Text:
         out.append(line)
     if len(lines) > NOTE_LINES:
         out.append(f"\n      … {len(lines) - NOTE_LINES} more line(s) (n shows the note)",
-                   style="dim")
+                   style=muted)
     return out
 
 
@@ -79,6 +84,11 @@ class Preview(VerticalScroll, can_focus=True):
     DEFAULT_CSS = """
     Preview > .preview--inserted { color: $text-success; text-style: bold; }
     Preview > .preview--deleted { color: $text-error; text-style: strike; }
+    """
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"preview--muted"}
+    DEFAULT_CSS = """
+    Preview > .preview--muted { color: $pt-muted; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -131,6 +141,12 @@ class Preview(VerticalScroll, can_focus=True):
             self.search_terms, self.topic_terms = search, topic
             self.render_entry()
 
+    @property
+    def muted(self) -> Style:
+        """Quieter text (the type, where a score comes from, links' details): a colour that
+        still reads on the preview's background in every theme (not `dim`, which halves it)."""
+        return self.get_component_rich_style("preview--muted", partial=True)
+
     def highlighted(self, text: str, style: str = "") -> Text:
         """`text` shown literally, with the search and topic terms in it highlighted."""
         out = safe(text, style)
@@ -143,8 +159,10 @@ class Preview(VerticalScroll, can_focus=True):
     def diff(self, pieces: list[tuple[Op, str]], style: str = "") -> Text:
         """A word diff as one text: deleted words struck, inserted ones bold, in the theme's
         colours (component classes, never fixed colours)."""
-        styles = {"ins": self.get_component_rich_style("preview--inserted", partial=True),
-                  "del": self.get_component_rich_style("preview--deleted", partial=True)}
+        styles = {"ins": self._readable(self.get_component_rich_style("preview--inserted",
+                                                                      partial=True)),
+                  "del": self._readable(self.get_component_rich_style("preview--deleted",
+                                                                      partial=True))}
         out = Text(style=style)
         for i, (op, words) in enumerate(pieces):
             if i:
@@ -152,6 +170,17 @@ class Preview(VerticalScroll, can_focus=True):
             shown = " ".join(clean(tex(words)).split())
             out.append_text(safe(shown, styles[op]) if op in styles else safe(shown))
         return out
+
+    def _readable(self, style: Style) -> Style:
+        """`style`, or only its bold/strike where the theme's colour reads too faintly on
+        the preview's background (a theme whose success colour is pale on light grey)."""
+        bg = self.background_colors[1]
+        if style.color is None or bg.ansi is not None:  # the terminal's own colours
+            return style
+        t = style.color.get_truecolor()
+        if contrast(Color(t.red, t.green, t.blue), bg) >= DIFF_CONTRAST:
+            return style
+        return Style(bold=style.bold, strike=style.strike)
 
     def toggle(self) -> None:
         self.expanded = not self.expanded
@@ -193,9 +222,11 @@ class Preview(VerticalScroll, can_focus=True):
             if len(cats) > 1:
                 out.append(" " + " ".join(cats[1:]))
             out.append("  ·  ")
-        out.append(one_line(p.announce_type), style="dim")
+        out.append(one_line(p.announce_type), style=self.muted)
         out.append(f"  ·  arXiv:{one_line(p.versioned_id)}")
         out.append("\n")
+        if e.repeat is not None:
+            out.append(one_line(e.repeat.note) + "\n", style="dim")
         if rev is not None:
             out.append(f"revised {rev.label}", style="bold")
             out.append(f": {diff_summary(rev)} (struck: before, bold: new)\n")
@@ -206,7 +237,7 @@ class Preview(VerticalScroll, can_focus=True):
                 line.truncate(self._width(), overflow="ellipsis")
             judgement = Text("\n").join(lines)
         out.append_text(judgement)
-        out.append_text(annotations_text(e))  # the user's own tags and note
+        out.append_text(annotations_text(e, self.muted))  # the user's own tags and note
         return out
 
     def links_text(self) -> Text:
@@ -220,11 +251,11 @@ class Preview(VerticalScroll, can_focus=True):
         out.append("  ")
         out.append(p.pdf_url, style="underline")
         if p.journal_ref:
-            out.append("\n" + one_line(p.journal_ref), style="dim")
+            out.append("\n" + one_line(p.journal_ref), style=self.muted)
         if p.comment:
-            out.append("\n" + one_line(p.comment), style="dim")
+            out.append("\n" + one_line(p.comment), style=self.muted)
         for line in e.signals.lines() if e.signals else ():  # enrichment, when cached
-            out.append("\n" + one_line(line), style="dim")
+            out.append("\n" + one_line(line), style=self.muted)
         return out
 
     def judgement_text(self, e: Entry) -> Text:
@@ -238,24 +269,24 @@ class Preview(VerticalScroll, can_focus=True):
                       "failed": "local keyword scorer, provisional",
                       "unsent": "local keyword scorer, provisional"}.get(e.status, "")
             if source:
-                out.append(f"  ({source})", style="dim")
+                out.append(f"  ({source})", style=self.muted)
             if e.reason:  # on the same line: every line saved is a line of abstract
                 out.append("  ")
                 out.append(one_line(e.reason))
             if e.status == "unsent":
-                out.append(f"\nnot sent to the model ({one_line(e.error or '')})", style="dim")
+                out.append(f"\nnot sent to the model ({one_line(e.error or '')})", style=self.muted)
             elif e.status == "failed":
                 out.append("\n! the model did not score it: ", style="bold")
                 out.append(one_line(e.error or "unknown error"))
         elif e.status == "queued":
-            out.append("… waiting for the model", style="dim")
+            out.append("… waiting for the model", style=self.muted)
         elif e.status == "unsent":
-            out.append(f"not sent ({one_line(e.error or '')})", style="dim")
+            out.append(f"not sent ({one_line(e.error or '')})", style=self.muted)
         elif e.status == "failed":
             out.append("! not scored: ", style="bold")
             out.append(one_line(e.error or e.reason or "unknown error"))
         else:
-            out.append("not scored (press r to score)", style="dim")
+            out.append("not scored (press r to score)", style=self.muted)
         return out
 
     def abstract_source(self) -> str:

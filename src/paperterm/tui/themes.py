@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from textual.app import App
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
@@ -55,18 +57,36 @@ def register_themes(app: App, config: Config | None) -> tuple[list[str], list[st
 
 def score_defaults(theme: Theme) -> dict[str, str]:
     """Score colours for themes that do not define them (Textual's built-ins), and the
-    cursor row's colours (computed for every theme: readable in truecolor and 256 colours)."""
-    background, foreground = cursor_colours(theme)
+    reader's own text colours as the theme has them (`readable_variables` makes them
+    readable where it can)."""
+    if theme.ansi:  # the terminal's own colours: text in its default colour, whatever it is
+        plain = "ansi_default"
+        return {name: plain for name in (
+            "score-high", "score-mid", "score-low", "pt-text", "pt-muted", "pt-accent",
+            "pt-star", "pt-saved", "pt-error", "cursor-background", "cursor-foreground",
+            "pt-blurred", "pt-marked")
+        } | {"cursor-text-style": "bold reverse"}
+    foreground = theme.foreground or "ansi_default"
     return {
+        "cursor-text-style": "bold",
+        "pt-blurred": theme.primary,
+        "pt-marked": theme.accent or theme.primary,
         "score-high": theme.success or "green",
         "score-mid": theme.warning or "yellow",
         "score-low": "#808080",
-        "cursor-background": background,
-        "cursor-foreground": foreground,
+        "pt-text": foreground,
+        "pt-muted": foreground,
+        "pt-accent": theme.accent or foreground,
+        "pt-star": theme.warning or "yellow",
+        "pt-saved": theme.success or "green",
+        "pt-error": theme.error or "red",
+        "cursor-background": theme.primary,
+        "cursor-foreground": theme.background or foreground,
     }
 
 
 MIN_CONTRAST = 4.5  # WCAG AA for normal text
+_WHITE, _BLACK = Color(255, 255, 255), Color(0, 0, 0)
 _TINTS = (0.45, 0.35, 0.55, 0.25, 0.65, 0.15, 0.8)  # primary over the background, best first
 
 
@@ -98,13 +118,11 @@ def readable(fg: Color, bg: Color) -> bool:
     return min(contrast(fg, bg), contrast(as_256(fg), as_256(bg))) >= MIN_CONTRAST
 
 
-def cursor_colours(theme: Theme) -> tuple[str, str]:
+def cursor_colours(base: Color, primary: Color, foreground: Color,
+                   dark: bool) -> tuple[str, str]:
     """(background, foreground) of the cursor row: a tint of the primary colour that stays
     visible in 256 colours, with whichever text colour reads at MIN_CONTRAST on it."""
-    base = Color.parse(theme.background or ("#000000" if theme.dark else "#ffffff"))
-    primary = Color.parse(theme.primary)
-    texts = [Color.parse(theme.foreground or ("#ffffff" if theme.dark else "#000000")), base,
-             Color(255, 255, 255), Color(0, 0, 0)]
+    texts = [foreground, base, _WHITE, _BLACK]
     for tint in _TINTS:
         bg = base.blend(primary, tint)
         if as_256(bg) == as_256(base):  # the tint would vanish in 256 colours
@@ -112,8 +130,93 @@ def cursor_colours(theme: Theme) -> tuple[str, str]:
         for fg in texts:
             if readable(fg, bg):
                 return bg.hex, fg.hex
-    fallback = ("#ffffff", "#000000") if not theme.dark else ("#000000", "#ffffff")
+    fallback = ("#ffffff", "#000000") if not dark else ("#000000", "#ffffff")
     return fallback
+
+
+def readable_on(fg: Color, backgrounds: Sequence[Color]) -> Color:
+    """`fg`, or the least change of it towards white or black (whichever the first
+    background contrasts more with) that reads on every one of `backgrounds`."""
+    if all(readable(fg, bg) for bg in backgrounds):
+        return fg
+    first = backgrounds[0]
+    target = _WHITE if contrast(_WHITE, first) >= contrast(_BLACK, first) else _BLACK
+    for step in range(1, 21):
+        shade = fg.blend(target, step / 20)
+        if all(readable(shade, bg) for bg in backgrounds):
+            return shade
+    return target
+
+
+def muted_on(fg: Color, backgrounds: Sequence[Color]) -> Color:
+    """A quieter text colour than `fg` (for authors, categories, provisional scores) that
+    still reads on every one of `backgrounds`: as far towards the first as that allows."""
+    base = backgrounds[0]
+    for step in range(10, -1, -1):  # 50% of the way to the background, then less
+        shade = fg.blend(base, step / 20)
+        if all(readable(shade, bg) for bg in backgrounds):
+            return shade
+    return readable_on(fg, backgrounds)
+
+
+def _parse(value: str | None) -> Color | None:
+    """A variable's colour; None for a terminal (ANSI) colour or a non-colour value: the
+    terminal's own palette decides how those look."""
+    if not value:
+        return None
+    try:
+        color = Color.parse(value)
+    except ColorParseError:
+        return None
+    return None if color.ansi is not None or color.a < 1 else color
+
+
+def readable_variables(variables: dict[str, str], dark: bool) -> dict[str, str]:
+    """The theme's text colours made to read at MIN_CONTRAST, in truecolor and in 256
+    colours, on the backgrounds they are drawn on; added variables for the reader's own
+    parts: `pt-text`, `pt-muted` (quieter, never brighter than the text), `pt-star`,
+    `pt-saved`, `pt-error`, `pt-accent`, the cursor row's colours. A theme of terminal
+    (ANSI) colours is left as it is."""
+    get = variables.get
+    background, surface, panel = (_parse(get(k)) for k in ("background", "surface", "panel"))
+    foreground, primary, accent = (_parse(get(k)) for k in ("foreground", "primary", "accent"))
+    if None in (background, surface, panel, foreground, primary, accent):
+        return {}
+    assert background and surface and panel and foreground and primary and accent
+    blurred = background.blend(primary, 0.2)  # the cursor row while the preview has focus
+    marked = background.blend(accent, 0.18)  # a row marked with x
+    rows = [background, blurred, marked, marked.blend(primary, 0.2)]
+    texts = [*rows, surface, panel]
+    toast = _parse(get("panel-lighten-1")) or panel
+    out: dict[str, Color] = {
+        "pt-blurred": blurred, "pt-marked": marked,  # opaque: a Rich style has no alpha
+        "foreground": readable_on(foreground, [background, surface, panel, toast]),
+        "pt-text": readable_on(foreground, texts),
+        "pt-accent": readable_on(accent, [surface, panel]),
+    }
+    # quiet cells of plain rows, the column titles, the preview (a marked row or the cursor
+    # draws them in the text colour: its tint is light enough in 256 colours to need it)
+    out["pt-muted"] = muted_on(out["pt-text"], [background, surface])
+    for name, source in (("score-high", "score-high"), ("score-mid", "score-mid"),
+                         ("score-low", "score-low"), ("pt-star", "warning"),
+                         ("pt-saved", "success"), ("pt-error", "error")):
+        color = _parse(get(source))
+        if color is not None:
+            out[name] = readable_on(color, rows)
+    footer = _parse(get("footer-background"))
+    if footer is not None:
+        for name in ("footer-key-foreground", "footer-description-foreground"):
+            color = _parse(get(name))
+            if color is not None:
+                out[name] = readable_on(color, [footer])
+    for name, source in (("text-success", "success"), ("text-warning", "warning"),
+                         ("text-error", "error")):
+        color = _parse(get(source))
+        if color is not None:
+            out[name] = readable_on(color, [toast, surface, panel])
+    cursor_bg, cursor_fg = cursor_colours(background, primary, foreground, dark)
+    return {**{k: c.hex for k, c in out.items()},
+            "cursor-background": cursor_bg, "cursor-foreground": cursor_fg}
 
 
 def builtin_theme_names() -> list[str]:

@@ -13,6 +13,7 @@ from typing import Any
 from paperterm import __version__, httpio, limits
 from paperterm.exports.record import record
 from paperterm.models import Paper
+from paperterm.redact import redact_url
 from paperterm.settings.env import env
 
 DEFAULT_URL = "http://127.0.0.1:23119"
@@ -74,8 +75,9 @@ class Connector:
         except (limits.InputTooSlow, limits.InputTooLarge) as exc:
             raise ZoteroError(str(exc)) from None
         except (OSError, http.client.HTTPException) as exc:
+            where = redact_url(self.base)
             raise ZoteroError(f"Zotero is not running, or its connector is off (nothing "
-                              f"answers at {self.base}): {httpio.one_line(exc)}") from None
+                              f"answers at {where}): {httpio.one_line(exc)}") from None
         try:
             return status, json.loads(raw) if raw.strip() else None
         except ValueError:

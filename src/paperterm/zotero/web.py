@@ -13,7 +13,9 @@ import urllib.parse
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
+from paperterm import httpio, limits
 from paperterm.models import Paper
+from paperterm.redact import redact_url
 from paperterm.settings.env import env
 from paperterm.zotero.connector import PartlySaved, ZoteroError, zotero_item
 
@@ -79,14 +81,16 @@ class WebLibrary:
         from pyzotero import errors as ze
 
         try:
-            return fn()
+            return httpio.within(fn, f"the Zotero web API at {redact_url(self.base)}")
+        except limits.InputTooSlow as exc:
+            raise ZoteroError(str(exc)) from None
         except ze.PyZoteroError as exc:
             raise ZoteroError(self._problem(exc)) from None
         except Exception as exc:  # pyzotero's HTTP client (httpx2): connection, timeout
             if not isinstance(exc, OSError) and \
                     type(exc).__module__.split(".")[0] not in ("httpx2", "httpcore"):
                 raise
-            raise ZoteroError(f"cannot reach the Zotero web API at {self.base}: "
+            raise ZoteroError(f"cannot reach the Zotero web API at {redact_url(self.base)}: "
                               f"{type(exc).__name__}: {exc}") from None
 
     def _status(self) -> int | None:

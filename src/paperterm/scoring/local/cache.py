@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from paperterm.store import Example, Store
 
 BLEND_VERSION = "blend-2"  # bump when the blend would change: old cache rows go unused
+MAX_DAYS_READ = 30  # cached_by_paper reads at most this many days' rankings
 EMBEDDING_MODEL = "wordllama-l2_supercat-256"  # semantic.MODEL_KEY (kept equal by a test)
 
 
@@ -74,12 +75,15 @@ def cached_by_paper(store: Store, papers: Sequence[Paper], topic: Topic,
     """Paper id -> its score in a cached ranking of the day it was announced on, for this
     topic and scorer version, where there is one for that very paper version: a version
     whose values do not depend on the rest of the day (the blend's) is then not computed
-    again for papers of any days (a search, the starred list)."""
+    again for papers of any days (a search, the starred list). Papers of more than
+    MAX_DAYS_READ days: none (reading every day's ranking would cost more than ranking
+    them)."""
     rows: dict[str, tuple] = {}
     with contextlib.suppress(Exception):  # an unreadable cache: computed instead
-        days = store.library.paper_days([p.id for p in papers])
-        rows = store.scores.scores_in_days(sorted(set(days.values())), local_key(topic),
-                                           version)
+        days = set(store.library.paper_days([p.id for p in papers]).values())
+        if len(days) > MAX_DAYS_READ:
+            return {}
+        rows = store.scores.scores_in_days(sorted(days), local_key(topic), version)
     out: dict[str, Score] = {}
     for p in papers:
         row = rows.get(p.id)

@@ -2,12 +2,14 @@
 user's marks (seconds of CPU) never hold the caller's interpreter lock: the reader's keys
 stay quick while it ranks.
 
-`RankingProcess` starts one child process on first use ("spawn": a fresh interpreter, never a
-fork of a threaded program), which opens the store itself from the database's path, ranks,
-and sends back the scores (plain data). One request at a time; the day's papers are sent
-once and reused by the next ranking of the same day (a star ranks it again). The child is
-stopped by `close` (and, being a daemon, at exit). When the child cannot start, dies or
-fails, `rank` raises `RankingProcessFailed`; the caller ranks in its own process instead.
+`RankingProcess` starts one child process on first use (a fresh interpreter talking on its
+stdin and stdout, at a lower priority; never a fork of a threaded program), which opens the
+store itself from the database's path, ranks, and sends back the scores (plain data). One
+request at a time; the day's papers are sent once and reused by the next ranking of the same
+day (a star ranks it again). The child is stopped by `close`, and leaves by itself when its
+owner dies (its stdin closes). A child that died between two rankings is started again; when
+one cannot start, dies during a ranking or fails, `rank` raises `RankingProcessFailed` and
+the caller ranks in its own process instead.
 
 With `PAPERTERM_LOCAL_RANKING=thread`, `wanted()` is False: callers rank in their own
 process (tests that replace the embedding model in it; debugging).
@@ -28,8 +30,10 @@ from paperterm.models import Paper, Topic
 from paperterm.scoring.types import Score
 
 if TYPE_CHECKING:
+    import subprocess
     from multiprocessing.connection import Connection
 
+NICENESS = 10  # the child yields the cores to the reader (and the rest of the machine)
 STOP_WAIT = 1.0  # seconds `close` waits for the child to stop before killing it
 
 
@@ -66,7 +70,7 @@ class RankingProcess:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()  # one request at a time
-        self._proc: Any = None  # multiprocessing's Process, once started
+        self._proc: subprocess.Popen[bytes] | None = None  # the child, once started
         self._conn: _Duplex | None = None
         self._sent_key = ""  # the papers the child holds
         self._closed = False
@@ -89,12 +93,6 @@ class RankingProcess:
         proc = self._proc
         return proc.pid if proc is not None and proc.poll() is None else None
 
-    def start(self) -> None:
-        """Start the child now (it loads the ranking's code meanwhile); call it off the UI
-        thread. Raises RankingProcessFailed when it cannot start."""
-        with self._lock:
-            self._ensure_started()
-
     def rank(self, db_path: Path | str, papers: Sequence[Paper], topic: Topic, *,
              day: str | None = None, keywords_only: bool = False) -> list[Score] | None:
         """`rank_locally` over the database at `db_path`, in the child; blocks the calling
@@ -109,11 +107,11 @@ class RankingProcess:
                 self._sent_key = ""  # unknown until the child answers
                 conn.send(request)
                 ok, value = conn.recv()
-            except (EOFError, OSError) as exc:
+            except Exception as exc:  # the child is gone, or the request could not be sent
                 self._failed = True
+                why = self._exit_status() or _why(exc)
                 self._stop()
-                raise RankingProcessFailed(f"the ranking process stopped ({_why(exc)})") \
-                    from None
+                raise RankingProcessFailed(f"the ranking process stopped ({why})") from None
             if not ok:
                 self._failed = True
                 raise RankingProcessFailed(str(value))
@@ -173,6 +171,17 @@ class RankingProcess:
                 with contextlib.suppress(Exception):
                     proc.wait(STOP_WAIT)
 
+    def _exit_status(self) -> str:
+        """How the child ended ("" while it runs)."""
+        proc = self._proc
+        try:
+            code = None if proc is None else proc.wait(STOP_WAIT)
+        except Exception:
+            return ""
+        if code is None:
+            return ""
+        return f"killed by signal {-code}" if code < 0 else f"exit status {code}"
+
     def _kill(self) -> None:
         proc = self._proc
         if proc is not None and proc.poll() is None:
@@ -207,6 +216,8 @@ def serve_pipes() -> None:
     reader = Connection(os.dup(sys.stdin.fileno()), writable=False)
     writer = Connection(os.dup(sys.stdout.fileno()), readable=False)
     sys.stdout = sys.stderr  # nothing printed may land in the replies
+    with contextlib.suppress(AttributeError, OSError):  # background work: the reader first
+        os.nice(NICENESS)
     _serve(_Duplex(reader, writer))
 
 

@@ -27,7 +27,7 @@ from paperterm.daymodel import DayChange, DayModel
 from paperterm.listing import PROVISIONAL, Entry, FilterState
 from paperterm.models import Topic
 from paperterm.scoring.types import RunSummary
-from paperterm.services.revisions import revisions
+from paperterm.services.history import mark_history
 from paperterm.session import Session
 from paperterm.textsearch import keyword_terms
 from paperterm.tui.footer import FittingFooter
@@ -169,7 +169,8 @@ class DayScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self._mounted = True  # its widgets are there: model changes may repaint them
-        self.search.display = False
+        self.search.value = self.model.filters.text  # a filter kept from the day before
+        self.search.display = bool(self.model.filters.text)
         self.preview.keep_expanded = self.session.config.expand_abstracts
         self._load_marks()
         self.follows.start()
@@ -199,9 +200,7 @@ class DayScreen(Screen[None]):
             e = by_id.get(pid)
             if e is not None:
                 e.seen, e.starred, e.saved, e.bib_key = st.seen, st.starred, st.saved, st.bib_key
-        for pid, rev in revisions(store, [e.paper for e in self.model.entries],
-                                  follow=self.topic.follow).items():
-            by_id[pid].revision = rev
+        mark_history(store, by_id, self.session.day, self.topic.follow)
         self.enrichment.show_signals(store)
         self.library.load_annotations(by_id)
 

@@ -1,7 +1,9 @@
 """Day navigation in the reader, a controller of the day screen: `[` / `]` the previous / next
 announcement day (weekends and known holidays skipped), `D` a date to jump to, `W` this
 week's papers with a day column. A cached day opens at once; a missing one is fetched in the
-background (offline: the reader says it is not cached and stays where it is)."""
+background (offline: the reader says it is not cached and stays where it is). When a step's
+fetch fails, the nearest cached day further that way opens instead, said so; with none, the
+reader stays. A move keeps the filter and the sort."""
 
 from __future__ import annotations
 
@@ -39,7 +41,7 @@ def base_request(session: Session) -> LoadRequest:
         req = LoadRequest(categories=list(session.config.categories),
                           announce_types=list(session.config.announce_types))
     return replace(req, feed=None, date=None, query=None, sample=False, since=None,
-                   refresh=False)
+                   refresh=False, step=0)
 
 
 class JumpDialog(ModalScreen[str | None]):
@@ -118,7 +120,8 @@ class DayNavigation(DayController):
             reader.say(target.notice or "No other announcement day.", "warning")
             return
         fetch_today = target.day == today and not target.cached
-        self.open_day(replace(base, date=None if fetch_today else target.day), target.notice)
+        self.open_day(replace(base, date=None if fetch_today else target.day, step=step),
+                      target.notice)
 
     def jump_to(self, text: str) -> None:
         """Open the announcement of a typed date (see daynav.parse_jump)."""
@@ -183,10 +186,16 @@ class DayNavigation(DayController):
         reader.session = replace(reader.session, pending=None)
         if reader.quitting:
             return
-        s = reader.session = replace(reader.session, day=day, request=req)
-        while not isinstance(app.screen, self.screen_class) and len(app.screen_stack) > 1:
+        s = reader.session = replace(reader.session, day=day, request=replace(req, step=0))
+        # down to the reader's own day: a day visited from the library goes too
+        while len(app.screen_stack) > 1 and (not isinstance(app.screen, self.screen_class)
+                                             or getattr(app.screen, "visit", False)):
             app.pop_screen()
         screen = self.screen_class(s, autoscore=self.view.autoscore)  # type: ignore[call-arg, arg-type]
+        if req.since is None:  # another day: the same filter and sort (a week has its own)
+            here, there = self.view.model, screen.model  # type: ignore[attr-defined]
+            there.filters = here.filters
+            there.sort_key, there.reverse = here.sort_key, here.reverse
         app.switch_screen(screen)
         for text in dict.fromkeys([notice, *day.notices]):
             if text:

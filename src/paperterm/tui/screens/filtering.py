@@ -73,5 +73,9 @@ class Filtering:
             if state is not None:
                 self.set_filters(replace(state, text=self.model.filters.text))
 
-        self.view.app.push_screen(FilterScreen(self.model.filters, self.model.categories),
-                                  done)
+        from paperterm.listing import filter_entries
+
+        entries = self.model.entries
+        self.view.app.push_screen(FilterScreen(
+            self.model.filters, self.model.categories,
+            lambda state: len(filter_entries(entries, state)), len(entries)), done)

@@ -25,6 +25,7 @@ from paperterm.services.marks import MarkChange
 from paperterm.store import SearchHit
 from paperterm.store.fts import HIT_CLOSE, HIT_OPEN
 from paperterm.tui.bib_actions import BibOptions, bibtex_clipping, save_papers
+from paperterm.tui.footer import FittingFooter
 from paperterm.tui.host import Reader, reader_of
 from paperterm.tui.text import clean, tex
 
@@ -33,12 +34,21 @@ OpenDay = Callable[[SearchHit], None]  # show the day of a result, the cursor on
 
 
 class Results(OptionList):
-    """The results: j/k move like the arrows."""
+    """The results: j/k move like the arrows, enter opens the result's day; up from the
+    first result goes back to the query (when there is one)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "select", "Its day", show=True),
         Binding("j", "cursor_down", "Down", show=False),
         Binding("k", "cursor_up", "Up", show=False),
     ]
+
+    def action_cursor_up(self) -> None:
+        query = self.screen.query("#library-query")
+        if self.highlighted in (None, 0) and query and query.first().display:
+            query.first().focus()
+            return
+        super().action_cursor_up()
 
 
 class QueryBox(Input):
@@ -73,7 +83,6 @@ class LibraryScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", show=True),
-        Binding("enter", "open_result", "Its day", show=True),  # shown; the list's own acts
         Binding("asterisk", "star", "Star", show=True),
         Binding("n", "note", "Note/tags", show=True),
         Binding("b", "save", "Save .bib", show=True),
@@ -105,7 +114,7 @@ class LibraryScreen(Screen[None]):
                        select_on_focus=False)
         yield Results(id="library-results")
         yield Static(id="library-detail")
-        yield Footer()
+        yield FittingFooter()  # the keys that fit, whole
 
     def _title(self) -> str:
         return {"search": "Search the library", "starred": "Starred: your reading list",
@@ -211,9 +220,6 @@ class LibraryScreen(Screen[None]):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """enter on a result: its day, the cursor on it (esc comes back here)."""
-        self.action_open_result()
-
-    def action_open_result(self) -> None:
         if self.current is not None and self.open_day is not None:
             self.open_day(self.current)
 

@@ -90,6 +90,8 @@ class LibraryActions:
         make: Any = self.screen_class  # a DayScreen (its own signature)
         self.view.app.push_screen(make(visited, autoscore=self.view.autoscore,
                                        focus_id=hit.paper.id, visit=True))
+        reader.say(f"{hit.paper.id} in its day, {day.label}: esc goes back to the results",
+                   timeout=4)
 
     def edit_note(self) -> None:
         from paperterm.tui.screens.library import NoteEditor

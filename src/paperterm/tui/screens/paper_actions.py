@@ -11,10 +11,10 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING
 
+from paperterm.hygiene import cut
 from paperterm.listing import Entry
 from paperterm.tui.messages import ZoteroDone
 from paperterm.tui.screens.day_view import DayController
-from paperterm.tui.text import one_line
 from paperterm.tui.workers import Target, current_job, post
 
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ class PaperActions(DayController):
         topic = self.view.topic.name
         changes = self.view.reader.marks.toggle_dismissed([e.id])
         dismissed = any(c.field == "dismissed" and c.value for c in changes)
-        title = one_line(e.paper.title)[:60]
+        title = cut(e.paper.title, 60)
         self._say(f"Not interested ({topic}): {title}; ranked lower from now on"
                   if dismissed else f"Interested again ({topic}): {title}", timeout=4)
 

@@ -367,7 +367,7 @@ class ScoringController(DayController):
         for note in summary.notices:
             self._say(note, "warning")
         if summary.stopped:
-            self._say(f"Scoring stopped: {summary.stopped}", "warning", timeout=12)
+            self._say(f"Scoring {summary.stop_line}", "warning", timeout=12)
         # the final ranking: its top shows, unless the user is reading further down
         view.refilter(to_top=not view.table.moved_by_user)
         self.rank_provisionally("not all scored by the model")

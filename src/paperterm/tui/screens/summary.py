@@ -59,7 +59,7 @@ class SummaryScreen(ModalScreen[None]):
     #summary-box { width: 90; max-width: 100%; height: auto; max-height: 80%;
                    border: round $primary; background: $surface; padding: 0 1; }
     #summary-title { text-style: bold; margin-bottom: 1; }
-    #summary-foot { color: $text-muted; margin-top: 1; }
+    #summary-foot { color: $pt-muted; margin-top: 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,a", "close", "Close", id="summary_close"),

@@ -8,6 +8,7 @@ from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
+from paperterm.hygiene import cut
 from paperterm.models import Topic
 from paperterm.tui.text import one_line
 
@@ -37,7 +38,7 @@ class TopicSwitch:
             return
         commands = [
             SimpleCommand(one_line(name), partial(self.switch, topic),
-                          one_line(topic.description)[:100])
+                          cut(topic.description, 100))
             for name, topic in sorted(topics.items())
         ]
         self.view.app.search_commands(commands, placeholder="Switch topic…")

@@ -1,0 +1,81 @@
+"""Readable in every theme (issue 22): every letter and digit the reader draws (the list, the
+cursor row, the preview, the footer, a notice, the search highlight, the help dialog) reads
+at 4.5:1 or better against its background, in every theme `paperterm themes` lists, in
+truecolor and in 256 colours. Measured on the rendered screen, cell by cell
+(tests/support/contrast.py), not on the palette."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from support.contrast import MODES, contrast, measure, report, screen_lines, shown_colours
+
+from paperterm.theming import list_themes
+from paperterm.tui.themes import builtin_theme_names
+
+THEMES = [name for name, _ in list_themes(None)] + [
+    n for n in builtin_theme_names() if n != "textual-ansi"]
+OURS = ["paperterm-dark", "paperterm-light", "paperterm-solarized"]
+
+
+def _check(app, where: str, failures: list[str]) -> None:
+    lines = screen_lines(app)
+    for mode in MODES:
+        counted, low = measure(lines, mode)
+        assert counted > 100, f"{where}: only {counted} letters on screen"
+        if low:
+            failures.append(f"{app.theme} {where} ({mode}): {len(low)} cells\n{report(low, 5)}")
+
+
+def _text_on_screen(app, text: str) -> bool:
+    return any(text in "".join(s.text for s in line) for line in screen_lines(app))
+
+
+@pytest.mark.parametrize("theme", THEMES)
+async def test_every_letter_reads_in_every_theme(make_session, make_app, until, theme):
+    app = make_app(replace(make_session(), theme=theme))
+    failures: list[str] = []
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await pilot.pause()
+        assert app.theme == theme
+        _check(app, "day list with the cursor", failures)
+        await pilot.press("j", "j", "asterisk", "x", "enter")  # a star, a mark, expanded
+        await pilot.pause()
+        _check(app, "marks and the expanded preview", failures)
+        await pilot.press("d")  # not interested: a notice, and the row's trace
+        await until(pilot, lambda: _text_on_screen(app, "Not interested"))
+        _check(app, "a notice", failures)
+        await pilot.press("tab")  # the preview has the focus: the list's cursor is blurred
+        await pilot.pause()
+        _check(app, "blurred cursor", failures)
+        await pilot.press("tab", "slash", *"expert", "enter")
+        await pilot.pause()
+        _check(app, "search highlight", failures)
+        await pilot.press("question_mark")
+        await until(pilot, lambda: _text_on_screen(app, "paperterm keys"))
+        _check(app, "help dialog", failures)
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("theme", OURS)
+async def test_quiet_cells_are_quieter_than_titles(make_session, make_app, probe, theme):
+    """Authors, categories and types read, yet less loudly than titles: `$text-muted` made
+    them brighter than the titles in the dark themes and white on near-white in the light
+    one."""
+    app = make_app(replace(make_session(), theme=theme))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        p = probe(app)
+        at = {col.key: x for col, x, _w in p.table.columns()}
+        starts, x = {}, 0
+        for seg in p.table.render_line(3):  # a row the cursor is not on
+            starts[x] = seg
+            x += len(seg.text)
+        title, author = starts[at["title"]], starts[at["author"]]
+        assert title.text.strip() and author.text.strip()
+        for mode in MODES:
+            t_fg, t_bg = shown_colours(title.style, mode)
+            a_fg, a_bg = shown_colours(author.style, mode)
+            assert contrast(a_fg, a_bg) >= 4.5, (theme, mode, a_fg, a_bg)
+            assert contrast(a_fg, a_bg) < contrast(t_fg, t_bg), (theme, mode, a_fg, t_fg)
