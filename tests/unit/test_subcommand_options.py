@@ -80,8 +80,10 @@ def test_what_the_commands_read_is_what_they_take():
 
 
 def _readme_command_lines():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    for block in re.findall(r"```(?:bash|sh)\n(.*?)```", readme, re.S):
+    """Every `paperterm ...` line of a shell block in the README and the manual (docs/)."""
+    text = "\n".join(p.read_text(encoding="utf-8")
+                     for p in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))])
+    for block in re.findall(r"```(?:bash|sh)\n(.*?)```", text, re.S):
         for line in block.splitlines():
             words = line.split("#", 1)[0].strip()
             if words.startswith("paperterm ") and "|" not in words and ">" not in words:

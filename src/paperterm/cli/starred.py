@@ -59,6 +59,6 @@ def run(opts: Options) -> int:
     else:
         what = f" under topic {topic.name}" if opts.topic else ""
         since = f" since {opts.since.isoformat()}" if opts.since else ""
-        print(f"no starred papers{what}{since} (star with `s` in the reader or "
+        print(f"no starred papers{what}{since} (star with `*` in the reader or "
               "`paperterm star ID`)", file=sys.stderr)
     return EXIT_OK

@@ -8,13 +8,14 @@ from paperterm.settings.spec import Declared, toml_value
 
 def _meaning(d: Declared) -> str:
     spec = d.spec
-    parts = [" ".join((spec.help or spec.before or spec.comment).split())]
+    parts = [" ".join((spec.help or spec.before or spec.comment).split()).rstrip(":")]
     if spec.choices:
         parts.append("one of " + ", ".join(f"`{c}`" for c in spec.choices))
     elif spec.expected:
         parts.append(spec.expected)
-    if spec.example:
-        parts.append(f"e.g. `{spec.example}`")
+    example = spec.example.split("  #")[0].strip()
+    if example and example.strip('"') not in parts[0]:
+        parts.append(f"e.g. `{example}`")
     return "; ".join(p for p in parts if p).replace("|", "\\|")
 
 
