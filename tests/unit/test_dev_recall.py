@@ -3,9 +3,12 @@
 picks of a gpt-5 paper assistant (../shared/data/gold-dev), and the prefilter's shipped
 recall table is what that ranking gives. Skipped without the shared data.
 
-Stated thresholds (measured 2026-11-25: 111/156 within the top 2x, 128/156 within the top
-30%, precision at 10 0.76; before issue 20: 91, 106 and 0.52). The issue asks for 75% and
-90%: not reached yet, see the README's local-ranking section."""
+Stated thresholds (measured 2026-11-25: 128/156 within the top 2x, 136/156 within the top
+30%, precision at 10 0.82, NDCG@20 0.74; 111, 128 and 0.76 before the learned cue words,
+91, 106 and 0.52 before issue 20). The learned cue words were derived on these days: the
+honest figure is the leave-one-day-out one (`benchmarks/measure_local.py --lodo`: 121, 132,
+0.82). The issue asks for 75% and 90%: the top 30% is not reached, see the README's
+local-ranking section."""
 
 from __future__ import annotations
 
@@ -49,9 +52,9 @@ def test_the_default_ranking_finds_the_judges_picks(ranked):
     p10 = sum(precision_at(r, p, 10) for _, p, r in ranked) / len(ranked)
     ndcg = sum(ndcg_at(r, p, 20) for _, p, r in ranked) / len(ranked)
     assert picks == 156
-    assert top2x >= 108, top2x  # 69%
-    assert top30 >= 125, top30  # 80%
-    assert p10 >= 0.6 and ndcg >= 0.6, (p10, ndcg)  # before: 0.52 and 0.54
+    assert top2x >= 125, top2x  # 80%
+    assert top30 >= 134, top30  # 86%
+    assert p10 >= 0.75 and ndcg >= 0.7, (p10, ndcg)  # before: 0.52 and 0.54
 
 
 def test_the_shipped_recall_table_is_this_rankings_curve(ranked):
@@ -61,4 +64,4 @@ def test_the_shipped_recall_table_is_this_rankings_curve(ranked):
                     for papers, p, r in ranked)
         assert found / picks == pytest.approx(expected, abs=0.02), share
     # --prefilter 0.3 sends the top 30% (rounded up): the share of picks it holds
-    assert recall.expected_recall(recall.shipped_curve(), 0.3) >= 0.8
+    assert recall.expected_recall(recall.shipped_curve(), 0.3) >= 0.85

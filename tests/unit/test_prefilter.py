@@ -39,8 +39,11 @@ def sent_ids(llm) -> list[str]:
     return out
 
 
-def blend_scores(day: list[Paper], topic) -> list[Score]:
-    """The reader's default local ranking (the blend), which the prefilter sends the top of."""
+def blend_scores(day: list[Paper], topic, store: Store | None = None) -> list[Score]:
+    """The reader's default local ranking (the blend), which the prefilter sends the top of
+    (with what `store` taught it, else untaught)."""
+    if store is not None:
+        return rank_locally(store, day, topic) or []
     store = Store.unavailable("ranked without a cache")
     try:
         return rank_locally(store, day, topic, day="d") or []
@@ -48,9 +51,10 @@ def blend_scores(day: list[Paper], topic) -> list[Score]:
         store.close()
 
 
-def local_top(day: list[Paper], topic, n: int) -> list[str]:
+def local_top(day: list[Paper], topic, n: int, store: Store | None = None) -> list[str]:
     """The local top n as the reader ranks it: by value, equal values by the fine score."""
-    scores = {s.paper_id: (s.relevance, s.fine or 0.0) for s in blend_scores(day, topic)}
+    scores = {s.paper_id: (s.relevance, s.fine or 0.0)
+              for s in blend_scores(day, topic, store)}
     order = sorted(range(len(day)), key=lambda i: (-scores[day[i].id][0],
                                                    -scores[day[i].id][1], i))
     return [day[i].id for i in order[:n]]
@@ -171,6 +175,7 @@ def test_followed_authors_and_papers_like_stars_are_sent_too(cli, llm, day, topi
     try:
         store.library.replace_positives("bib:/refs.bib", [StoredPositive(
             "2101.00002", like_star.title, like_star.abstract)], "moe")
+        top = set(local_top(day, topic, 20, store))  # what the positive taught it moves it
     finally:
         store.close()
     r, _ = score_json(cli, llm, "--prefilter", "20")

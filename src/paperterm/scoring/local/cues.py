@@ -4,6 +4,12 @@ Theory and analysis words ("theorem", "convergence", "implicit bias") count for 
 words naming an application domain ("clinical", "traffic", "protein") against it; and a
 paper announced as new in the day's categories (not a cross-list from another field) is a
 little more likely core work. Each cue counts once per paper, at most MAX_CUES of a kind.
+
+Learned cues, weaker and more of them: the words most typical of the papers a judge picked
+for the moe profile on the five development days and of those it did not (log-odds of the
+papers each word is in, `benchmarks/derive_cues.py`); each found counts LEARNED_WEIGHT, at
+most LEARNED_MAX of a kind. Measured leaving one day out (derived on four days, measured on
+the fifth: `benchmarks/measure_local.py --lodo`). They lift or lower without a reason line.
 """
 
 from __future__ import annotations
@@ -33,8 +39,24 @@ APPLICATION = (
     "tumor", "surgical", "agent", "agents", "agentic", "benchmark", "dataset", "case study",
     "deployment", "industrial",
 )
+LEARNED_FOUNDATIONAL = (
+    "training", "weight", "theoretical", "geometric", "subspace", "show", "parameter",
+    "layer", "block", "neural", "gradient", "token", "manifold", "mechanistic", "linear",
+    "orthogonal", "efficient", "inference", "architecture", "decomposition",
+    "representations", "curvature", "decay", "norm", "transformer", "accelerating",
+    "attention", "descent", "matrix", "approximation",
+)
+LEARNED_APPLICATION = (
+    "evaluation", "agent", "systems", "framework", "multi", "interactions", "decision",
+    "environments", "policy", "datasets", "integrates", "reliable", "reasoning", "real",
+    "assessment", "human", "data", "world", "simulation", "detection", "user", "present",
+    "generation", "automated", "research", "scenarios", "score", "produce", "reinforcement",
+    "risk",
+)
 CUE_WEIGHT = 0.08  # per cue found (foundational up, application down)
 MAX_CUES = 4
+LEARNED_WEIGHT = 0.05  # per learned cue found
+LEARNED_MAX = 8
 NEW_WEIGHT = 0.2  # announced as new in the day's categories
 
 
@@ -43,14 +65,22 @@ class _Cue:
     label: str
     seq: tuple[str, ...]
     foundational: bool
+    learned: bool = False
+
+
+def _cues() -> tuple[_Cue, ...]:
+    return _cue_terms(FOUNDATIONAL, APPLICATION, LEARNED_FOUNDATIONAL, LEARNED_APPLICATION)
 
 
 @functools.cache
-def _cues() -> tuple[_Cue, ...]:
+def _cue_terms(up: tuple[str, ...], down: tuple[str, ...], learned_up: tuple[str, ...],
+               learned_down: tuple[str, ...]) -> tuple[_Cue, ...]:
     from paperterm.scoring.local.keywords import tokens
 
-    return tuple(_Cue(w, tuple(tokens(w)), True) for w in FOUNDATIONAL) + tuple(
-        _Cue(w, tuple(tokens(w)), False) for w in APPLICATION)
+    return (tuple(_Cue(w, tuple(tokens(w)), True) for w in up)
+            + tuple(_Cue(w, tuple(tokens(w)), False) for w in down)
+            + tuple(_Cue(w, tuple(tokens(w)), True, True) for w in learned_up)
+            + tuple(_Cue(w, tuple(tokens(w)), False, True) for w in learned_down))
 
 
 @dataclass(frozen=True)
@@ -68,9 +98,14 @@ def cues(papers: Sequence[Paper]) -> list[Cues]:
     found, _, _ = occurrences(papers, terms, stem)
     out = []
     for paper, row in zip(papers, found, strict=True):
-        up = tuple(terms[k].label for k in sorted(row) if terms[k].foundational)
-        down = tuple(terms[k].label for k in sorted(row) if not terms[k].foundational)
+        hand = [terms[k] for k in sorted(row) if not terms[k].learned]
+        up = tuple(t.label for t in hand if t.foundational)
+        down = tuple(t.label for t in hand if not t.foundational)
         lift = CUE_WEIGHT * (min(len(up), MAX_CUES) - min(len(down), MAX_CUES))
+        learned = [terms[k] for k in row if terms[k].learned]
+        learned_up = sum(t.foundational for t in learned)
+        lift += LEARNED_WEIGHT * (min(learned_up, LEARNED_MAX)
+                                  - min(len(learned) - learned_up, LEARNED_MAX))
         if paper.announce_type == "new":
             lift += NEW_WEIGHT
         out.append(Cues(lift, up, down))
