@@ -37,7 +37,7 @@ async def test_every_checkbox_and_button_shows_at_80x24(make_session, make_app, 
         await until(pilot, lambda: isinstance(app.screen, FilterScreen))
         await pilot.pause()
         panel = app.screen
-        for selector in ("#unseen", "#starred", "#code", "#apply", "#clear", "#cancel",
+        for selector in ("#unseen", "#new", "#starred", "#code", "#apply", "#clear", "#cancel",
                          "#min-relevance", "#filter-count", "#categories", "#types"):
             assert _on_screen(panel, selector), selector
 

@@ -261,9 +261,10 @@ def test_header_line_long_and_compact():
     assert header_text(_info(), width=len(long)).plain == long
     running = _info(scoring=True, summary=RunSummary(model="m", total=200, scored=50,
                                                      prompt_tokens=1500, cost=None))
-    compact = header_text(running, width=60).plain
-    assert compact == (' moe · 2026-02-25 [sample] · 12/244 200• · scoring 50/200 · 1.5k '
-                       'tokens · cost unknown · filter: "model"')
+    compact = (' moe · 2026-02-25 [sample] · 12/244 200• · scoring 50/200 · 1.5k '
+               'tokens · cost unknown · filter: "model"')
+    assert header_text(running, width=len(compact)).plain == compact
+    assert header_text(running, width=60).plain == compact[:59] + "…"  # cut, said so
     done = _info(summary=RunSummary(model="m", cost=0.5, completion_tokens=10), scored=3,
                  cached=4, failed=1)
     assert header_text(done).plain.endswith("m: 3 scored, 4 cached, 1 failed  ·  10 tokens"

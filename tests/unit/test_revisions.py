@@ -11,6 +11,7 @@ from support.feedbuild import day_rows, replacement, rss
 from paperterm.revisions import word_diff
 from paperterm.services.revisions import revisions
 from paperterm.sources.feeds import parse_feed
+from paperterm.sources.loader import LoadRequest, cached_while_fetching
 from paperterm.store import Store
 
 FEED = "cs.AI+cs.LG"
@@ -65,6 +66,21 @@ def test_a_paper_announced_again_at_the_same_version_is_no_revision(store: Store
     row = day_rows("2026-02-25")[0]
     store.marks.set_starred(row["id"], True)
     assert revisions(store, _days(store, {**row, "announce_type": "cross"})) == {}
+
+
+def test_the_cached_day_shown_while_fetching_keeps_a_kept_papers_revision(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With replacements hidden by the config, the most recent cached day shown while
+    today's announcement loads still has the starred paper's revision (and no other)."""
+    rows = day_rows("2026-02-25")
+    store.marks.set_starred(rows[0]["id"], True)
+    _days(store, replacement(rows[0]), replacement(rows[1]))
+    monkeypatch.setenv("PAPERTERM_TODAY", "2026-03-03")
+    day = cached_while_fetching(LoadRequest(categories=["cs.LG", "cs.AI"],
+                                            announce_types=["new", "cross"]), store)
+    assert day is not None and day.day == LATER
+    replaced = [p.id for p in day.papers if p.announce_type == "replace"]
+    assert replaced == [rows[0]["id"]]
 
 
 def test_word_diff_keeps_the_words_and_marks_what_changed() -> None:

@@ -116,7 +116,7 @@ def cached_while_fetching(req: LoadRequest, store: Store) -> Day | None:
         store.papers.day_papers(req.feed_key, latest), latest.isoformat(), latest, "cache",
         approximate=store.papers.is_approximate(req.feed_key, latest),
         notices=[f"showing the most recent cached day, {latest.isoformat()}, while today's "
-                 "announcement loads"]), req.announce_types)
+                 "announcement loads"]), req.announce_types, store)
 
 
 def loading_label(req: LoadRequest) -> str:

@@ -25,18 +25,17 @@ from textual.binding import Binding, BindingType
 from textual.command import CommandListItem, SimpleProvider
 from textual.message_pump import MessagePump
 from textual.screen import Screen
-from textual.theme import BUILTIN_THEMES, ThemeProvider
+from textual.theme import ThemeProvider
 from textual.widget import AwaitMount
 from textual.widgets import Input
 
 from paperterm.models import Topic
-from paperterm.reader_state import remember_theme, remembered_theme
+from paperterm.reader_state import remember_theme
 from paperterm.scoring.local.process import RankingProcess
 from paperterm.scoring.local.process import wanted as ranking_wanted
 from paperterm.session import Session
-from paperterm.theming import DEFAULT_THEME
 from paperterm.tui.commands import PapertermCommands
-from paperterm.tui.compat import push_result_callback, refresh_truecolor_filter
+from paperterm.tui.compat import push_result_callback
 from paperterm.tui.day_loading import DayLoader
 from paperterm.tui.help import HelpScreen
 from paperterm.tui.keys import effective_keys, keymap_problems
@@ -45,6 +44,7 @@ from paperterm.tui.palette import SafeCommandPalette
 from paperterm.tui.screens.day import DayScreen
 from paperterm.tui.store_writes import Op, StoreWrites
 from paperterm.tui.text import one_line
+from paperterm.tui.theme_choice import cycle_order, first_theme, start_with_theme
 from paperterm.tui.themes import readable_variables, register_themes, score_defaults
 
 if TYPE_CHECKING:
@@ -94,30 +94,9 @@ class PapertermApp(App[int], inherit_bindings=False):
             for n in dict.fromkeys([*session.day.notices, *session.notices, *key_problems])
         ]
         self.theme_names, theme_errors = register_themes(self, session.config)
-        for err in theme_errors:
-            self.startup_notices.append((err, "error"))
-        remembered = None if session.theme else remembered_theme(session.config.theme)
-        if remembered is not None and remembered not in self.available_themes:
-            remembered = None  # a theme file since removed: the config's choice
-        wanted = session.theme or remembered or session.config.theme or DEFAULT_THEME
-        if wanted not in self.available_themes:
-            self.startup_notices.append(
-                (f"theme '{wanted}' not found; using {DEFAULT_THEME} "
-                 f"(themes: {', '.join(self.theme_cycle())})", "warning")
-            )
-            wanted = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
-        self._start_with_theme(wanted)
-
-    def _start_with_theme(self, name: str) -> None:
-        """The first theme, set as Textual's watcher would, minus the full re-parse of the
-        stylesheet it queues: the first parse, still to come, uses this theme's colours (the
-        re-parse cost a twentieth of the time to first paint)."""
-        self.set_reactive(App.theme, name)
-        dark = self.current_theme.dark
-        self.update_classes({f"-theme-{name}": True, "-dark-mode": dark, "-light-mode": not dark},
-                            update=False)
-        refresh_truecolor_filter(self)
-        self.stylesheet.set_variables(self.get_css_variables())  # made for the default theme
+        self.startup_notices += [(err, "error") for err in theme_errors]
+        start_with_theme(self, first_theme(self, session, self.theme_names,
+                                           self.startup_notices))
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return score_defaults(self.current_theme)
@@ -306,9 +285,7 @@ class PapertermApp(App[int], inherit_bindings=False):
 
     def theme_cycle(self) -> list[str]:
         """Theme names in the order T cycles through them: ours, then Textual's."""
-        ours = [n for n in self.theme_names if n in self.available_themes]
-        builtin = sorted(n for n in BUILTIN_THEMES if n != "textual-ansi")
-        return ours + [n for n in builtin if n not in ours]
+        return cycle_order(self.theme_names, self.available_themes)
 
     def action_cycle_theme(self) -> None:
         names = self.theme_cycle()

@@ -1,20 +1,26 @@
 """The header line above the list: topic, day, how many papers show, filters, sort, scoring.
 
-`HeaderInfo` is a snapshot of what the line says; `header_text` lays it out for a width (a
-compact form when the long one does not fit, keeping the scoring progress, tokens and cost).
+`HeaderInfo` is a snapshot of what the line says (`day_header`: of a day's model);
+`header_text` lays it out for a width (a compact form when the long one does not fit,
+keeping the scoring progress, tokens and cost).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from paperterm.listing import SORT_LABELS, sort_arrow
+from paperterm.listing import PROVISIONAL, SORT_LABELS, sort_arrow
 from paperterm.scoring.types import RunSummary
 from paperterm.tui.text import one_line
+
+if TYPE_CHECKING:
+    from paperterm.daymodel import DayModel
+    from paperterm.models import Day
 
 
 @dataclass(frozen=True)
@@ -39,6 +45,25 @@ class HeaderInfo:
     marked: int = 0
     unsent: int = 0  # kept from the model by a budget, a cancel or a failure streak
     provisional: int = 0  # ranked by a local score standing in for the model's
+
+
+def day_header(model: DayModel, day: Day, topic: str, *, scoring: bool,
+               summary: RunSummary | None) -> HeaderInfo:
+    """What the header says of `day` as `model` shows it, scored against `topic`."""
+    counts = {"queued": 0, "scored": 0, "cached": 0, "failed": 0, "unsent": 0,
+              "provisional": 0}
+    for e in model.entries:
+        if e.status in counts:
+            counts[e.status] += 1
+        if e.status in PROVISIONAL and e.relevance is not None:
+            counts["provisional"] += 1
+    return HeaderInfo(
+        topic=topic, day=day.label, flags=tuple(day.flags),
+        shown=len(model.shown), total=len(model.entries),
+        filters=tuple(model.filters.describe()), sort_key=model.sort_key,
+        reverse=model.reverse, scoring=scoring, summary=summary,
+        scorer=model.scorer_label, **counts, **model.triage_counts(),
+    )
 
 
 def _fmt_tokens(n: int) -> str:

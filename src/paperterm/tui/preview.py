@@ -80,14 +80,11 @@ class Preview(VerticalScroll, can_focus=True):
     A kept paper that came back revised shows its title and abstract as a word diff against
     the earlier version (struck and inserted words in the theme's error/success colours)."""
 
-    COMPONENT_CLASSES: ClassVar[set[str]] = {"preview--inserted", "preview--deleted"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "preview--inserted", "preview--deleted", "preview--muted"}
     DEFAULT_CSS = """
     Preview > .preview--inserted { color: $text-success; text-style: bold; }
     Preview > .preview--deleted { color: $text-error; text-style: strike; }
-    """
-
-    COMPONENT_CLASSES: ClassVar[set[str]] = {"preview--muted"}
-    DEFAULT_CSS = """
     Preview > .preview--muted { color: $pt-muted; }
     """
 

@@ -5,7 +5,8 @@ screen observes it and repaints the list and the header when it changes. The scr
 are controllers it holds, each handed the screen as a `DayView` (screens/day_view.py):
 `ScoringController` runs the scorers, `PaperActions` stars, marks, saves, copies and opens
 papers, `Triage` keeps seen marks, `Filtering`, `SortActions`, `TopicSwitch`, `Follows`,
-`Enrichment`, `LibraryActions`, `SummaryActions` and `DayNavigation` own their keys.
+`Enrichment`, `LibraryActions`, `SummaryActions`, `DayNavigation` and `PreviewKeys` own
+their keys.
 Textual finds actions and message handlers on the screen: each `action_*` and `on_*` here
 hands over in one line (`day_view.action`, `day_view.handler`).
 """
@@ -24,14 +25,14 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input
 
 from paperterm.daymodel import DayChange, DayModel
-from paperterm.listing import PROVISIONAL, Entry, FilterState
+from paperterm.listing import Entry, FilterState
 from paperterm.models import Topic
 from paperterm.scoring.types import RunSummary
 from paperterm.services.history import mark_history
 from paperterm.session import Session
 from paperterm.textsearch import keyword_terms
 from paperterm.tui.footer import FittingFooter
-from paperterm.tui.header import HeaderInfo, TopBar
+from paperterm.tui.header import TopBar, day_header
 from paperterm.tui.host import Reader, reader_of
 from paperterm.tui.keys import APP_KEYS, bindings
 from paperterm.tui.paper_list import ColumnHeader, PaperTable
@@ -43,6 +44,7 @@ from paperterm.tui.screens.filtering import Filtering
 from paperterm.tui.screens.follow_actions import Follows
 from paperterm.tui.screens.library_actions import LibraryActions
 from paperterm.tui.screens.paper_actions import PaperActions
+from paperterm.tui.screens.preview_keys import PreviewKeys
 from paperterm.tui.screens.scoring import ScoringController
 from paperterm.tui.screens.sorting import SortActions
 from paperterm.tui.screens.summary import SummaryActions
@@ -100,6 +102,7 @@ class DayScreen(Screen[None]):
         self.sorting = SortActions(self, self.SORT_NOTICE_DELAY)
         self.filtering = Filtering(self)
         self.topics = TopicSwitch(self, self.follows, self.scorer)
+        self.preview_keys = PreviewKeys(self)
         self._mounted = False
         self._stop_observing = self.model.subscribe(self._model_changed)
 
@@ -286,27 +289,11 @@ class DayScreen(Screen[None]):
             self.refilter()
             self.preview.render_entry()
 
-    def header_info(self) -> HeaderInfo:
-        counts = {"queued": 0, "scored": 0, "cached": 0, "failed": 0, "unsent": 0,
-                  "provisional": 0}
-        model = self.model
-        for e in model.entries:
-            if e.status in counts:
-                counts[e.status] += 1
-            if e.status in PROVISIONAL and e.relevance is not None:
-                counts["provisional"] += 1
-        day = self.session.day
-        return HeaderInfo(
-            topic=self.topic.name, day=day.label, flags=tuple(day.flags),
-            shown=len(model.shown), total=len(model.entries),
-            filters=tuple(model.filters.describe()), sort_key=model.sort_key,
-            reverse=model.reverse, scoring=self.scoring, summary=self.summary,
-            scorer=model.scorer_label, **counts, **model.triage_counts(),
-        )
-
     def show_header(self) -> None:
         try:
-            self.query_one("#topbar", TopBar).info = self.header_info()
+            self.query_one("#topbar", TopBar).info = day_header(
+                self.model, self.session.day, self.topic.name, scoring=self.scoring,
+                summary=self.summary)
             self.query_one("#columns", ColumnHeader).set_sort(self.model.sort_key,
                                                               self.model.reverse)
         except NoMatches:  # pragma: no cover - before compose, or during shutdown
@@ -319,20 +306,10 @@ class DayScreen(Screen[None]):
     def action_list_action(self, name: str) -> None:
         getattr(self.table, f"action_{name}")()
 
-    def action_toggle_abstract(self) -> None:
-        self.preview.toggle()
-
-    def action_keep_expanded(self) -> None:
-        keep = not self.preview.keep_expanded
-        self.preview.set_keep_expanded(keep)
-        self.reader.say("Abstracts stay expanded" if keep else "Abstracts collapse again",
-                        timeout=2)
-
-    def action_preview_down(self) -> None:
-        self.preview.page(down=True)
-
-    def action_preview_up(self) -> None:
-        self.preview.page(down=False)
+    action_toggle_abstract = action("preview_keys", "toggle_abstract")
+    action_keep_expanded = action("preview_keys", "keep_expanded")
+    action_preview_down = action("preview_keys", "page_down")
+    action_preview_up = action("preview_keys", "page_up")
 
     # -- filters (screens/filtering.py) -----------------------------------------------------
 
