@@ -10,10 +10,10 @@ from dataclasses import dataclass
 
 from rich.text import Text
 from textual.reactive import reactive
-from textual.widgets import Static
 
 from paperterm.listing import SORT_LABELS, sort_arrow
 from paperterm.scoring.types import RunSummary
+from paperterm.tui.notices import NoticeLine
 from paperterm.tui.text import one_line
 
 
@@ -130,12 +130,12 @@ def header_text(info: HeaderInfo, width: int | None = None) -> Text:
     return _header(info, compact=True)
 
 
-class TopBar(Static):
-    """The header line, laid out for the width it has."""
+class TopBar(NoticeLine):
+    """The header line, laid out for the width it has (a live notice shows instead)."""
 
     info: reactive[HeaderInfo | None] = reactive(None, always_update=True)
 
-    def render(self) -> Text:
+    def normal(self) -> Text:
         if self.info is None:
             return Text()
         return header_text(self.info, self.size.width or None)

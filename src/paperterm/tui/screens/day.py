@@ -34,7 +34,7 @@ from paperterm.tui.header import HeaderInfo, TopBar
 from paperterm.tui.host import Reader, reader_of
 from paperterm.tui.keys import APP_KEYS, bindings
 from paperterm.tui.paper_list import ColumnHeader, PaperTable
-from paperterm.tui.preview import NO_MATCH, Preview
+from paperterm.tui.preview import Preview, no_match
 from paperterm.tui.screens.day_nav import DayNavigation
 from paperterm.tui.screens.day_view import action, handler
 from paperterm.tui.screens.enrich_actions import Enrichment
@@ -134,7 +134,18 @@ class DayScreen(Screen[None]):
         yield ColumnHeader(table, id="columns")
         yield table
         yield Preview(id="preview")
-        yield FittingFooter(compact=self.app.size.width < self.FOOTER_WIDE)
+        footer = FittingFooter(compact=self.app.size.width < self.FOOTER_WIDE)
+        footer.hidden = self._footer_hides
+        yield footer
+
+    def _footer_hides(self, action: str) -> bool:
+        """Undo shows in the footer once there is a mark to take back."""
+        return action == "app.undo" and not self.reader.marks.can_undo
+
+    def refit_footer(self) -> None:
+        """What the footer offers may have changed (a mark given or undone)."""
+        for footer in self.query(FittingFooter):
+            footer.refit()
 
     def on_resize(self, event: events.Resize) -> None:
         self.query_one(Footer).compact = event.size.width < self.FOOTER_WIDE
@@ -165,6 +176,7 @@ class DayScreen(Screen[None]):
         self._mounted = True  # its widgets are there: model changes may repaint them
         self.search.display = False
         self.preview.keep_expanded = self.session.config.expand_abstracts
+        self.preview.topic = self.topic.name
         self._load_marks()
         self.follows.start()
         self.scorer.start_on_launch()
@@ -192,8 +204,19 @@ class DayScreen(Screen[None]):
             e = by_id.get(pid)
             if e is not None:
                 e.seen, e.starred, e.saved, e.bib_key = st.seen, st.starred, st.saved, st.bib_key
+        self.load_dismissed()
         self.enrichment.show_signals(store)
         self.library.load_annotations(by_id)
+
+    def load_dismissed(self) -> None:
+        """Which papers are marked "not interested" under the screen's topic."""
+        try:
+            dismissed = self.reader.store.marks.dismissed_ids(self.topic.name)
+        except Exception:  # an unreadable store loses only the trace of the marks
+            dismissed = set()
+        for e in self.model.entries:
+            e.dismissed = e.id in dismissed
+        self.preview.topic = self.topic.name
 
     def reload_keys(self) -> None:
         """The citation keys of the saved papers as the store has them (after the marks
@@ -246,6 +269,7 @@ class DayScreen(Screen[None]):
 
     def _show_list(self, *, to_top: bool) -> None:
         self.preview.empty_message = self._empty_message()
+        self.table.empty_message = self.preview.empty_message
         self.preview.set_terms(self.model.filters.terms(), keyword_terms(self.topic.keywords))
         table = self.table
         if to_top:
@@ -260,7 +284,7 @@ class DayScreen(Screen[None]):
 
     def _empty_message(self) -> str:
         if self.model.entries:
-            return NO_MATCH
+            return no_match(self.model.filters)
         day = self.session.day
         if day.source == "loading":
             return one_line(day.label)
@@ -314,6 +338,44 @@ class DayScreen(Screen[None]):
         self.preview.set_keep_expanded(keep)
         self.reader.say("Abstracts stay expanded" if keep else "Abstracts collapse again",
                         timeout=2)
+
+    def action_zoom_preview(self) -> None:
+        """z: the preview takes the height, the list shrinks to its cursor row (again:
+        back)."""
+        zoom = not self.has_class("-zoom")
+        self.set_class(zoom, "-zoom")
+        self.remove_class("-no-preview")
+        self.call_after_refresh(self.table.move_to, self.table.cursor)  # keep it in sight
+
+    def action_hide_preview(self) -> None:
+        """h: hide the preview, the list takes its height (again: show it)."""
+        hide = not self.has_class("-no-preview")
+        self.set_class(hide, "-no-preview")
+        self.remove_class("-zoom")
+        if not hide:
+            self.preview.render_entry()
+
+    def action_triage_cards(self) -> None:
+        """v: quick triage, one card per unseen paper shown (screens/cards.py)."""
+        from paperterm.tui.screens.cards import TriageCards
+
+        deck = [e for e in self.model.shown if not e.seen]
+        if not deck:
+            self.reader.say("No unseen paper in the list to triage (f filters, u finds "
+                            "unseen papers, esc clears the search)", timeout=5)
+            return
+        current = self.current
+        start = deck.index(current) if current in deck else 0
+        self.app.push_screen(TriageCards(self, deck, start), self._cards_closed)
+
+    def _cards_closed(self, last: Entry | None) -> None:
+        """Back from the cards: the list's cursor on the last card's paper."""
+        if last is None or not self.alive:
+            return
+        shown = self.model.shown
+        if last in shown:
+            self.table.moved_by_user = True
+            self.table.move_to(shown.index(last))
 
     def action_preview_down(self) -> None:
         self.preview.page(down=True)

@@ -160,9 +160,26 @@ class ScoringController(DayController):
                     self.session.day.label),
             name="ranking", group="ranking", thread=True, exit_on_error=False)
 
+    def rank_queued(self) -> None:
+        """The papers waiting for the model show the local keyword ranking meanwhile
+        ("~7", provisional): now for a small day, else from a worker thread."""
+        from paperterm.scoring.local import rank_locally
+
+        papers = [e.paper for e in self.model.entries]
+        topic = self.view.topic
+        scores = rank_locally(self.view.reader.store, papers, topic, day=self.session.day.label,
+                              keywords_only=True, compute=len(papers) <= self.INLINE_LOCAL_MAX)
+        if scores is not None:
+            lay_local_under(self.model.by_id, scores)
+            return
+        self._provisional_worker = self.view.run_worker(
+            partial(provisional_in_thread, self.view, papers, topic, self.session.open_store,
+                    self.session.day.label),
+            name="ranking", group="ranking", thread=True, exit_on_error=False)
+
     def _provisional(self, topic: Topic, scores: list[Score] | None) -> None:
         view = self.view
-        if topic is not view.topic or scores is None or view.scoring:
+        if topic is not view.topic or scores is None:
             return
         if lay_local_under(self.model.by_id, scores):
             view.refilter(to_top=not view.table.moved_by_user)
@@ -200,6 +217,7 @@ class ScoringController(DayController):
             self.rank_provisionally("no API key")
             return
         mark_queued(by_id, todo)
+        self.rank_queued()  # ranked locally from the first paint, until the model's scores
         # after the list is on screen: the worker imports the engine (and litellm)
         self.view.scoring = True
         self.view.call_after_refresh(partial(self.start_scoring, todo, prefilter=prefilter))
