@@ -1,5 +1,6 @@
 """Readable in every theme (issue 22): every letter and digit the reader draws (the list, the
-cursor row, the preview, the footer, a notice, the search highlight, the help dialog) reads
+cursor row, marked and starred rows, the preview, the footer, a notice, the search highlight,
+the zoomed preview, the quick triage card, the help dialog) reads
 at 4.5:1 or better against its background, in every theme `paperterm themes` lists, in
 truecolor and in 256 colours. Measured on the rendered screen, cell by cell
 (tests/support/contrast.py), not on the palette."""
@@ -52,7 +53,13 @@ async def test_every_letter_reads_in_every_theme(make_session, make_app, until, 
         await pilot.press("tab", "slash", *"expert", "enter")
         await pilot.pause()
         _check(app, "search highlight", failures)
-        await pilot.press("question_mark")
+        await pilot.press("escape", "z")  # the preview zoomed
+        await pilot.pause()
+        _check(app, "zoomed preview", failures)
+        await pilot.press("z", "v")  # the quick triage card
+        await until(pilot, lambda: _text_on_screen(app, "Quick triage"))
+        _check(app, "triage card", failures)
+        await pilot.press("escape", "question_mark")
         await until(pilot, lambda: _text_on_screen(app, "paperterm keys"))
         _check(app, "help dialog", failures)
     assert not failures, "\n".join(failures)

@@ -61,10 +61,10 @@ async def test_undo_shows_in_the_footer_after_a_mark(make_session, make_app, pro
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert not _footer_shows(app, "app.undo")
-        await pilot.press("asterisk")
-        await until(pilot, lambda: _footer_shows(app, "app.undo"))
+        await pilot.press("asterisk")  # at once, not with the next batch of seen marks
+        await until(pilot, lambda: _footer_shows(app, "app.undo"), seconds=1)
         await pilot.press("ctrl+z")
-        await until(pilot, lambda: not _footer_shows(app, "app.undo"))
+        await until(pilot, lambda: not _footer_shows(app, "app.undo"), seconds=1)
 
 
 async def test_not_interested_leaves_a_trace(make_session, make_app, probe, until, size):

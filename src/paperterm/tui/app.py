@@ -185,7 +185,9 @@ class PapertermApp(App[int]):
                 screen.model.apply_marks(changes)
                 if teaches:
                     screen.scorer.relearn()
-                screen.refit_footer()  # undo shows once there is a mark to take back
+                # undo shows once there is a mark to take back (the service records the
+                # step after it has published the change)
+                self.call_later(screen.refit_footer)
 
     def _flush_seen(self) -> list[DayScreen]:
         """Every open day writes its waiting seen marks; returns the open days."""

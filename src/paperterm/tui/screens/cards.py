@@ -69,10 +69,6 @@ class TriageCards(Screen[Entry | None]):
     """One card per paper of `deck`, starting at `start`; dismissed with the last card's
     entry (the list puts its cursor there)."""
 
-    DEFAULT_CSS = """
-    TriageCards Preview { height: 1fr; min-height: 5; border-top: none; }
-    #card-header { height: 1; background: $panel; color: $pt-text; }
-    """
     BINDINGS: ClassVar[list[BindingType]] = bindings(CARD_KEYS)
 
     def __init__(self, day: CardDay, deck: list[Entry], start: int = 0) -> None:
