@@ -264,7 +264,7 @@ class DayScreen(Screen[None]):
             self.marks_changed()
             current = self.current
             if current is not None and current.id in change.ids \
-                    and change.fields & {"note", "tags"}:
+                    and change.fields & {"note", "tags", "dismissed"}:
                 self.preview.render_entry()  # the preview shows them
 
     def _show_list(self, *, to_top: bool) -> None:
