@@ -146,8 +146,8 @@ def test_at_80x24_the_preview_shows_at_least_six_abstract_lines(tmp_path):
         term.close()
 
 
-FOOTER_ITEMS = ("? Help", "q Quit", "space More", "v Cards", "s Sort", "/ Search", "f Filters", "* Star",
-                "x Mark", "^z Undo", "b Save .bib", "o Open", "t Topic")
+FOOTER_ITEMS = ("? Help", "q Quit", "space More", "v Cards", "s Sort", "/ Search",
+                "f Filters", "* Star", "x Mark", "^z Undo", "b Save .bib", "o Open", "t Topic")
 
 
 @pytest.mark.parametrize("cols", [80, 100])
