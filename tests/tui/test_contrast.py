@@ -86,3 +86,23 @@ async def test_quiet_cells_are_quieter_than_titles(make_session, make_app, probe
             a_fg, a_bg = shown_colours(author.style, mode)
             assert contrast(a_fg, a_bg) >= 4.5, (theme, mode, a_fg, a_bg)
             assert contrast(a_fg, a_bg) < contrast(t_fg, t_bg), (theme, mode, a_fg, t_fg)
+
+
+@pytest.mark.parametrize("theme", [t for t in THEMES if not t.startswith("ansi-")])
+async def test_marked_rows_and_the_blurred_cursor_show_in_256_colours(make_session, make_app,
+                                                                      probe, theme):
+    """A marked row and the cursor while the preview has the focus are told apart from the
+    other rows by their background, also once reduced to 256 colours."""
+    app = make_app(replace(make_session(), theme=theme))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        p = probe(app)
+        await pilot.press("x", "tab")  # row 0 marked, the cursor (row 1) blurred
+        await pilot.pause()
+
+        def background(y: int) -> tuple[int, int, int]:
+            seg = next(s for s in p.table.render_line(y) if s.text.strip())
+            return shown_colours(seg.style, "256")[1]
+
+        plain = background(2)
+        assert background(0) != plain and background(1) != plain, theme

@@ -171,6 +171,16 @@ def muted_on(fg: Color, backgrounds: Sequence[Color]) -> Color:
     return readable_on(fg, backgrounds)
 
 
+def visible_tint(base: Color, colour: Color, amount: float) -> Color:
+    """`base` tinted with `colour` (by `amount`, or more where 256 colours would show no
+    difference from `base`)."""
+    for extra in (0.0, 0.1, 0.2, 0.3):
+        tint = base.blend(colour, amount + extra)
+        if as_256(tint) != as_256(base):
+            return tint
+    return base.blend(colour, amount)
+
+
 def _parse(value: str | None) -> Color | None:
     """A variable's colour; None for a terminal (ANSI) colour or a non-colour value: the
     terminal's own palette decides how those look."""
@@ -206,8 +216,8 @@ def _work_out_readable(variables: dict[str, str], dark: bool) -> dict[str, str]:
     if None in (background, surface, panel, foreground, primary, accent):
         return {}
     assert background and surface and panel and foreground and primary and accent
-    blurred = background.blend(primary, 0.2)  # the cursor row while the preview has focus
-    marked = background.blend(accent, 0.18)  # a row marked with x
+    blurred = visible_tint(background, primary, 0.2)  # the cursor row, the preview focused
+    marked = visible_tint(background, accent, 0.18)  # a row marked with x
     rows = [background, blurred, marked, marked.blend(primary, 0.2)]
     texts = [*rows, surface, panel]
     toast = _parse(get("panel-lighten-1")) or panel
