@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from paperterm.models import Paper
 
 MarkField = Literal["starred", "saved", "seen", "dismissed", "note", "tags"]
-FLAGS = ("starred", "saved", "seen")  # the marks kept as booleans on each entry
+FLAGS = ("starred", "saved", "seen", "dismissed")  # the marks kept as booleans on each entry
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,6 @@ class DayModel:
     sort_key: str = "relevance"
     reverse: bool = False
     scorer_label: str = ""
-    dismissed: set[str] = field(default_factory=set)  # "not interested" under the topic
     shown: list[Entry] = field(init=False)
     by_id: dict[str, Entry] = field(init=False)
     _observers: list[Observer] = field(default_factory=list, init=False, repr=False)
@@ -66,6 +65,11 @@ class DayModel:
                   ) -> DayModel:
         """A model on `papers` (announcement order); `days` fills a multi-day view's day."""
         return cls(make_entries(papers, days))
+
+    @property
+    def dismissed(self) -> set[str]:
+        """The papers marked "not interested" under the screen's topic."""
+        return {e.id for e in self.entries if e.dismissed}
 
     @property
     def categories(self) -> list[str]:
@@ -130,10 +134,6 @@ class DayModel:
         e = self.by_id.get(pid)
         if e is None:
             return False
-        if name == "dismissed":
-            was = pid in self.dismissed
-            (self.dismissed.add if value else self.dismissed.discard)(pid)
-            return was != bool(value)
         if name in FLAGS:
             old: object = getattr(e, name)
             new: object = bool(value)

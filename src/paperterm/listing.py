@@ -46,6 +46,8 @@ SORT_LABELS |= {"upvotes": "Hugging Face upvotes", "citations": "citations"}
 #   prefilter: not sent to the model (--prefilter): its local relevance, shown dimmed
 # A failed or unsent paper may carry a local relevance: provisional (shown "~7").
 PROVISIONAL = frozenset({"failed", "unsent"})
+# A queued paper shows a local relevance too while the model's is on its way ("~7").
+STAND_IN = PROVISIONAL | {"queued"}
 
 
 @dataclass(eq=False)
@@ -64,6 +66,7 @@ class Entry:
     starred: bool = False
     saved: bool = False
     marked: bool = False
+    dismissed: bool = False  # "not interested" under the day screen's topic
     followed: bool = False  # by an author the user follows
     bib_key: str | None = None
     signals: Signals | None = None  # enrichment, when cached

@@ -24,6 +24,11 @@ class Pane:
         return subprocess.run([*self._tmux, "capture-pane", "-p", "-t", self.name],
                               capture_output=True, text=True, check=True).stdout
 
+    def screen_with_colours(self) -> str:
+        """The screen with its colours and attributes as SGR escapes (`capture-pane -e`)."""
+        return subprocess.run([*self._tmux, "capture-pane", "-e", "-p", "-t", self.name],
+                              capture_output=True, text=True, check=True).stdout
+
     def keys(self, *keys: str) -> None:
         subprocess.run([*self._tmux, "send-keys", "-t", self.name, *keys], check=True)
 

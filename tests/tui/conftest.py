@@ -23,6 +23,7 @@ from paperterm.sources.feeds import parse_feed
 from paperterm.store import Store, StoreFactory, UserState
 from paperterm.topics import resolve_topic
 from paperterm.tui.app import PapertermApp
+from paperterm.tui.header import TopBar
 from paperterm.tui.paper_list import GAP, PaperTable
 from paperterm.tui.preview import Preview
 from paperterm.tui.screens.day import DayScreen
@@ -192,8 +193,14 @@ class Probe:
         return [self.row(y) for y in range(self.table.scrollable_content_region.height)]
 
     def header(self) -> str:
-        """The header line as the terminal shows it: cut at the screen's width."""
-        bar = self.day.query_one("#topbar")
+        """The header line as the terminal shows it once no notice is live (notices show in
+        its place for a while): cut at the screen's width."""
+        bar = self.day.query_one("#topbar", TopBar)
+        return bar.normal().plain[: bar.size.width]
+
+    def header_notice(self) -> str:
+        """What the header line shows now (a live notice, else the header)."""
+        bar = self.day.query_one("#topbar", TopBar)
         return bar.render().plain[: bar.size.width]
 
     def columns(self) -> str:

@@ -1,5 +1,6 @@
 """Readable in every theme (issue 22): every letter and digit the reader draws (the list, the
-cursor row, the preview, the footer, a notice, the search highlight, the help dialog) reads
+cursor row, marked and starred rows, the preview, the footer, a notice, the search highlight,
+the zoomed preview, the quick triage card, the help dialog) reads
 at 4.5:1 or better against its background, in every theme `paperterm themes` lists, in
 truecolor and in 256 colours. Measured on the rendered screen, cell by cell
 (tests/support/contrast.py), not on the palette."""
@@ -52,7 +53,13 @@ async def test_every_letter_reads_in_every_theme(make_session, make_app, until, 
         await pilot.press("tab", "slash", *"expert", "enter")
         await pilot.pause()
         _check(app, "search highlight", failures)
-        await pilot.press("question_mark")
+        await pilot.press("escape", "z")  # the preview zoomed
+        await pilot.pause()
+        _check(app, "zoomed preview", failures)
+        await pilot.press("z", "v")  # the quick triage card
+        await until(pilot, lambda: _text_on_screen(app, "Quick triage"))
+        _check(app, "triage card", failures)
+        await pilot.press("escape", "question_mark")
         await until(pilot, lambda: _text_on_screen(app, "paperterm keys"))
         _check(app, "help dialog", failures)
     assert not failures, "\n".join(failures)
@@ -79,3 +86,23 @@ async def test_quiet_cells_are_quieter_than_titles(make_session, make_app, probe
             a_fg, a_bg = shown_colours(author.style, mode)
             assert contrast(a_fg, a_bg) >= 4.5, (theme, mode, a_fg, a_bg)
             assert contrast(a_fg, a_bg) < contrast(t_fg, t_bg), (theme, mode, a_fg, t_fg)
+
+
+@pytest.mark.parametrize("theme", [t for t in THEMES if not t.startswith("ansi-")])
+async def test_marked_rows_and_the_blurred_cursor_show_in_256_colours(make_session, make_app,
+                                                                      probe, theme):
+    """A marked row and the cursor while the preview has the focus are told apart from the
+    other rows by their background, also once reduced to 256 colours."""
+    app = make_app(replace(make_session(), theme=theme))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        p = probe(app)
+        await pilot.press("x", "tab")  # row 0 marked, the cursor (row 1) blurred
+        await pilot.pause()
+
+        def background(y: int) -> tuple[int, int, int]:
+            seg = next(s for s in p.table.render_line(y) if s.text.strip())
+            return shown_colours(seg.style, "256")[1]
+
+        plain = background(2)
+        assert background(0) != plain and background(1) != plain, theme

@@ -337,6 +337,11 @@ class MarksService:
 
     # -- undo -----------------------------------------------------------------------------
 
+    @property
+    def can_undo(self) -> bool:
+        """Whether `undo` has a step to take back."""
+        return bool(self._undo)
+
     def undo(self) -> str | None:
         """Take back the last star, unstar, not interested or bulk seen (publishing the
         reverse change); what was undone ("Undid: starred 2602.12345 (Title)"), None when

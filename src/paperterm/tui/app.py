@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.text import Text
 from textual import events
 from textual.app import App
 from textual.await_complete import AwaitComplete
@@ -40,6 +41,7 @@ from paperterm.tui.day_loading import DayLoader
 from paperterm.tui.help import HelpScreen
 from paperterm.tui.keys import effective_keys, keymap_problems
 from paperterm.tui.messages import DayFetched, DayFetchFailed
+from paperterm.tui.notices import NoticeLine
 from paperterm.tui.palette import SafeCommandPalette
 from paperterm.tui.screens.day import DayScreen
 from paperterm.tui.store_writes import Op, StoreWrites
@@ -173,6 +175,9 @@ class PapertermApp(App[int], inherit_bindings=False):
                 screen.model.apply_marks(changes)
                 if teaches:
                     screen.scorer.relearn()
+                # undo shows once there is a mark to take back (the service records the
+                # step after it has published the change)
+                self.call_later(screen.refit_footer)
 
     def _flush_seen(self) -> list[DayScreen]:
         """Every open day writes its waiting seen marks; returns the open days."""
@@ -201,6 +206,9 @@ class PapertermApp(App[int], inherit_bindings=False):
         and say what was undone."""
         self._flush_seen()  # seen marks waiting for their batch go first
         undone = self.marks.undo()
+        for screen in self.screen_stack:
+            if isinstance(screen, DayScreen):
+                screen.refit_footer()
         if undone is None:
             self.say("Nothing to undo.", timeout=3)
             return
@@ -211,8 +219,21 @@ class PapertermApp(App[int], inherit_bindings=False):
     def say(self, message: str, severity: str = "information",
             timeout: float | None = None) -> None:
         """A one-line notice; never parsed as markup (file names and errors are untrusted)."""
-        self.notify(one_line(message), severity=severity,  # type: ignore[arg-type]
+        self.notify(one_line(message), severity=severity,
                     timeout=timeout, markup=False)
+
+    def notify(self, message: str, *, title: str = "", severity: Any = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """A notice goes to the screen's header line (`NoticeLine`), where it covers
+        nothing; a screen without one shows it as a toast."""
+        lines = self.screen.query(NoticeLine) if self.screen_stack else None
+        if not lines:
+            super().notify(message, title=title, severity=severity, timeout=timeout,
+                           markup=markup)
+            return
+        text = message if not markup else Text.from_markup(message).plain
+        lines.first().notice(text, str(severity),
+                             self.NOTIFICATION_TIMEOUT if timeout is None else timeout)
 
     # -- the store ------------------------------------------------------------------------
 

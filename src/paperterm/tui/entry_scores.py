@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from paperterm.listing import PROVISIONAL, Entry
+from paperterm.listing import PROVISIONAL, STAND_IN, Entry
 from paperterm.models import Paper
 from paperterm.scoring.types import Score
 
@@ -33,6 +33,9 @@ def merge_scores(by_id: Mapping[str, Entry], scores: Iterable[Score]) -> bool:
             continue
         status = _STATUS.get(s.status, s.status)
         if status == "failed" and e.has_score:
+            if e.status == "queued":  # its local stand-in stays, provisional
+                e.status, e.error = "failed", s.error
+                changed = True
             continue
         e.set_score(s.relevance, s.novelty, s.reason, status, s.error, s.fine)
         changed = True
@@ -64,12 +67,13 @@ def mark_unsent(entries: Iterable[Entry], stopped: str) -> None:
 
 
 def lay_local_under(by_id: Mapping[str, Entry], scores: Iterable[Score]) -> int:
-    """Local scores for the papers the model did not score ("failed", "unsent"): the list
-    stays ranked, provisionally. Returns how many entries got one."""
+    """Local scores for the papers the model did not score ("failed", "unsent") or has yet
+    to score ("queued"): the list stays ranked, provisionally. Returns how many entries got
+    one."""
     n = 0
     for s in scores:
         e = by_id.get(s.paper_id)
-        if e is not None and e.status in PROVISIONAL and e.relevance is None:
+        if e is not None and e.status in STAND_IN and e.relevance is None:
             e.relevance, e.novelty, e.reason = s.relevance, None, s.reason
             n += 1
     return n

@@ -3,7 +3,7 @@ command-palette key on a narrow terminal, leaving cut labels ("b S") and stray l
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from rich.cells import cell_len
 from textual import events
@@ -35,6 +35,11 @@ class FittingFooter(Footer):
 
     _shown: tuple | None = None
     _rebuild_queued = False
+    hidden: Callable[[str], bool] | None = None  # actions whose key stays out for now
+
+    def refit(self) -> None:
+        """Fit the keys again (what `hidden` hides may have changed)."""
+        self.fit_keys(self.children, self.size.width or self.app.size.width)
 
     def compose(self) -> ComposeResult:
         if footer_bindings_ready(self):
@@ -68,6 +73,11 @@ class FittingFooter(Footer):
     def fit_keys(self, children: Iterable[Widget], width: int) -> None:
         """Show the keys, left to right, while they fit whole left of the palette key."""
         keys = [c for c in children if isinstance(c, FooterKey)]
+        hidden = self.hidden
+        if hidden is not None:
+            for key in [k for k in keys if hidden(k.action)]:
+                key.display = False
+                keys.remove(key)
         room = width - sum(key_width(k, compact=self.compact) for k in keys
                            if k.has_class(PALETTE))
         used = 0

@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.reactive import reactive
-from textual.widgets import Static
 
 from paperterm.listing import PROVISIONAL, SORT_LABELS, sort_arrow
 from paperterm.scoring.types import RunSummary
+from paperterm.tui.notices import NoticeLine
 from paperterm.tui.text import one_line
 
 if TYPE_CHECKING:
@@ -158,12 +158,12 @@ def header_text(info: HeaderInfo, width: int | None = None) -> Text:
     return compact
 
 
-class TopBar(Static):
-    """The header line, laid out for the width it has."""
+class TopBar(NoticeLine):
+    """The header line, laid out for the width it has (a live notice shows instead)."""
 
     info: reactive[HeaderInfo | None] = reactive(None, always_update=True)
 
-    def render(self) -> Text:
+    def normal(self) -> Text:
         if self.info is None:
             return Text()
         return header_text(self.info, self.size.width or None)

@@ -45,7 +45,7 @@ class HelpScreen(ModalScreen[None]):
             yield Static(
                 Text(
                     "Remap in the config file:  [keys]  star = \"*\"  (several keys: \"a,b\").\n"
-                    "Marks:  • unseen  ★ starred  ✓ saved to .bib  + marked.   "
+                    "Marks:  • unseen  ✗ not interested  ★ starred  ✓ saved to .bib  + marked.   "
                     "Scores:  … queued  ! failed (reason in the preview).   j/k scroll, esc closes."
                 ),
                 id="help-foot",

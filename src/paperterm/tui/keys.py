@@ -35,6 +35,15 @@ LIST_KEYS: tuple[KeySpec, ...] = (
 APP_KEYS: tuple[KeySpec, ...] = (
     KeySpec("expand", "enter,space", "toggle_abstract", "More", "Expand / collapse the abstract",
             show=True),
+    KeySpec("cards", "v", "triage_cards", "Cards",
+            "Quick triage: the unseen papers shown, one card at a time with the full "
+            "abstract (* star, d not interested, b save, space later, backspace back, "
+            "esc returns to the list at the last card)", show=True),
+    KeySpec("zoom_preview", "z", "zoom_preview", "Zoom",
+            "Zoom the preview to the full height, the list down to its cursor row (again: "
+            "back)"),
+    KeySpec("hide_preview", "h", "hide_preview", "Hide preview",
+            "Hide the preview: the list takes the whole height (again: show it)"),
     KeySpec("keep_expanded", "E", "keep_expanded", "Keep expanded",
             "Keep abstracts and author lists expanded on every paper (again: collapse)"),
     KeySpec("preview_down", "J", "preview_down", "Preview down",
@@ -99,6 +108,21 @@ APP_KEYS: tuple[KeySpec, ...] = (
     KeySpec("quit", "q", "app.quit", "Quit", "Quit paperterm", show=True),
 )
 
+# The quick triage cards (`cards`): one paper at a time; each mark goes on to the next card.
+CARD_KEYS: tuple[KeySpec, ...] = (
+    KeySpec("card_star", "asterisk", "star", "Star", "Star the paper, next card", show=True),
+    KeySpec("card_not_interested", "d", "not_interested", "Not interested",
+            "Not interested (the ranking learns), next card", show=True),
+    KeySpec("card_save", "b", "save", "Save", "Save it to the .bib file, next card",
+            show=True),
+    KeySpec("card_later", "space", "later", "Later", "Leave it unseen for later, next card",
+            show=True),
+    KeySpec("card_back", "backspace", "back", "Back", "The previous card", show=True),
+    KeySpec("card_undo", "ctrl+z", "app.undo", "Undo", "Undo the last mark", show=True),
+    KeySpec("card_done", "escape", "done", "List",
+            "Back to the list, its cursor on this card's paper", show=True),
+)
+
 # Bindings Textual provides, listed on the help screen.
 TEXTUAL_KEYS: tuple[tuple[str, str], ...] = (
     ("tab / shift+tab", "Move focus between the list and the preview"),
@@ -116,12 +140,16 @@ PRIORITY_ACTIONS = frozenset({"start_search"})
 
 
 # The footer shows bindings in order and cuts what does not fit: on a narrow terminal the
-# way out and the way to every other key must stay visible.
-FOOTER_FIRST = ("help", "quit")
+# way out and the way to every other key must stay visible, and undo once there is a mark
+# to take back (the footer hides it until then).
+FOOTER_FIRST = ("help", "quit", "undo")
 
 
 def bindings(specs: tuple[KeySpec, ...]) -> list[BindingType]:
-    ordered = sorted(specs, key=lambda k: k.id not in FOOTER_FIRST)  # stable: rest keep order
+    def rank(k: KeySpec) -> int:
+        return FOOTER_FIRST.index(k.id) if k.id in FOOTER_FIRST else len(FOOTER_FIRST)
+
+    ordered = sorted(specs, key=rank)  # stable: the rest keep their order
     return [
         Binding(k.keys, k.action, k.description, show=k.show, id=k.id,
                 priority=k.action in PRIORITY_ACTIONS)

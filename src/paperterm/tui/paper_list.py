@@ -23,7 +23,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
 
-from paperterm.listing import PROVISIONAL, Entry, score_band, sort_arrow
+from paperterm.listing import STAND_IN, Entry, score_band, sort_arrow
 from paperterm.tui.columns import (
     GAP,
     TYPE_SHORT,
@@ -42,7 +42,7 @@ from paperterm.tui.text import one_line, tex
 def marks_text(e: Entry) -> str:
     return (
         ("+" if e.marked else " ")
-        + ("•" if e.new_to_me else " ")
+        + ("✗" if e.dismissed else "•" if e.new_to_me else " ")
         + ("★" if e.starred else " ")
         + ("✓" if e.saved else " ")
         + ("@" if e.followed else " ")
@@ -92,6 +92,7 @@ class PaperTable(ScrollView, can_focus=True):
         self._styles: dict[str, Style] | None = None
         self.with_signals = False  # show the Signal column (the day has enrichment)
         self.show_days = False  # the day column (a view of several days)
+        self.empty_message = ""  # what the list says when no paper shows
         self.shape = Shape()
 
     # -- data ---------------------------------------------------------------------------
@@ -245,6 +246,9 @@ class PaperTable(ScrollView, can_focus=True):
         index = int(self.scroll_y) + y
         base = self.rich_style
         if not (0 <= index < len(self.entries)):
+            if y == 0 and not self.entries and self.empty_message:  # says why, and the key
+                text = fit(" " + one_line(self.empty_message), width)
+                return Strip([Segment(text, base + self._get_styles()["unseen"])])
             return Strip.blank(width, base)
         e = self.entries[index]
         st = self._get_styles()
@@ -274,8 +278,10 @@ class PaperTable(ScrollView, can_focus=True):
     ) -> tuple[str, Style | None]:
         if key == "rel" or key == "nov":
             value = e.relevance if key == "rel" else e.novelty
-            if value is not None and e.status in PROVISIONAL:  # a local stand-in
+            if value is not None and e.status in STAND_IN:  # a local stand-in
                 return f"~{value}", st["dim"]
+            if e.status == "queued" and e.relevance is not None:  # ranked meanwhile
+                return "", None
             if value is not None:
                 return str(value), st["dim" if e.status == "prefilter" else score_band(value)]
             if e.status == "unsent":
@@ -286,6 +292,8 @@ class PaperTable(ScrollView, can_focus=True):
                 return "!", st["failed"]
             return "", None
         if key == "title":
+            if e.dismissed:  # not interested: the row reads quieter
+                return title, st["dim"]
             return title, st["unseen"] if e.new_to_me else None
         if key == "author":
             return author, st["dim"]
@@ -331,10 +339,11 @@ class ColumnHeader(Widget):
         x = 0
         for col, cx, w in layout(self._width(), self.table.shape):
             out.append(" " * (cx - x))
-            label = col.label if cell_len(col.label) <= w or not col.short else col.short
             active = col.sort == self.sort_key
-            if active:
-                label += sort_arrow(self.sort_key, self.reverse)
+            arrow = sort_arrow(self.sort_key, self.reverse) if active else ""
+            room = w - cell_len(arrow)  # the arrow always shows: the label gives way
+            label = col.label if cell_len(col.label) <= room or not col.short else col.short
+            label = set_cell_size(label, min(cell_len(label), room)) + arrow
             label = set_cell_size(label.rjust(w) if col.right else label, w)
             out.append(label)
             x = cx + w

@@ -13,7 +13,7 @@ from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Static
 
-from paperterm.listing import Entry
+from paperterm.listing import Entry, FilterState
 from paperterm.revisions import Op, diff_summary
 from paperterm.textsearch import Term, spans
 from paperterm.tui.text import clean, one_line, safe, tex
@@ -25,6 +25,19 @@ TOPIC_MATCH = "bold underline"  # the topic's keywords
 DIFF_CONTRAST = 3.0  # a word diff's colour against the preview (else: bold / strike only)
 NOTE_LINES = 6  # lines of the user's note shown in the preview
 NO_MATCH = "No paper matches the filters. Press / or f to change them, esc clears the text filter."
+
+
+def no_match(filters: FilterState) -> str:
+    """What an empty list says: which filter left nothing, and the key that changes it."""
+    said = []
+    if filters.text.strip():
+        said.append(f'No paper matches "{one_line(filters.text.strip())}": / changes the '
+                    "search, esc clears it.")
+    others = [d for d in filters.describe() if not d.startswith('"')]
+    if others:
+        said.append(f"No paper {'left by' if said else 'matches'} the filters "
+                    f"({', '.join(others)}): f changes them.")
+    return " ".join(said) or NO_MATCH
 _measure_console = Console(width=80, file=None, color_system=None, legacy_windows=False)
 
 
@@ -98,6 +111,7 @@ class Preview(VerticalScroll, can_focus=True):
         self.empty_message = NO_MATCH  # what to say when no paper is under the cursor
         self.search_terms: list[Term] = []  # highlighted: the text filter's words
         self.topic_terms: list[Term] = []  # and the topic's keywords
+        self.topic = ""  # the day's topic ("not interested" is said under it)
 
     def compose(self):
         yield Static(id="pv-meta")
@@ -234,6 +248,9 @@ class Preview(VerticalScroll, can_focus=True):
                 line.truncate(self._width(), overflow="ellipsis")
             judgement = Text("\n").join(lines)
         out.append_text(judgement)
+        if e.dismissed:
+            out.append(f"\n✗ not interested ({one_line(self.topic)}): ranked lower; d again "
+                       "or ctrl+z takes it back", style="bold")
         out.append_text(annotations_text(e, self.muted))  # the user's own tags and note
         return out
 
@@ -264,6 +281,7 @@ class Preview(VerticalScroll, can_focus=True):
             source = {"local": "local keyword scorer", "cached": "cached",
                       "prefilter": "local keyword scorer",
                       "failed": "local keyword scorer, provisional",
+                      "queued": "local keyword scorer, provisional: waiting for the model",
                       "unsent": "local keyword scorer, provisional"}.get(e.status, "")
             if source:
                 out.append(f"  ({source})", style=self.muted)

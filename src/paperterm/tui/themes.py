@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from textual.app import App
 from textual.color import Color, ColorParseError
@@ -100,22 +101,33 @@ def luminance(c: Color) -> float:
 
 
 def contrast(a: Color, b: Color) -> float:
-    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
-    return (hi + 0.05) / (lo + 0.05)
+    la, lb = luminance(a), luminance(b)
+    return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
 
 
 def as_256(c: Color) -> Color:
     """The colour a 256-colour terminal shows for `c` (Rich's downgrade)."""
+    return Color(*_as_256(c.r, c.g, c.b))
+
+
+@lru_cache(maxsize=4096)
+def _as_256(r: int, g: int, b: int) -> tuple[int, int, int]:
     from rich.color import Color as RichColor
     from rich.color import ColorSystem
 
-    t = RichColor.from_rgb(c.r, c.g, c.b).downgrade(ColorSystem.EIGHT_BIT).get_truecolor()
-    return Color(t.red, t.green, t.blue)
+    t = RichColor.from_rgb(r, g, b).downgrade(ColorSystem.EIGHT_BIT).get_truecolor()
+    return t.red, t.green, t.blue
 
 
 def readable(fg: Color, bg: Color) -> bool:
     """At least MIN_CONTRAST in truecolor and once both are reduced to 256 colours."""
-    return min(contrast(fg, bg), contrast(as_256(fg), as_256(bg))) >= MIN_CONTRAST
+    return _readable(fg.rgb, bg.rgb)
+
+
+@lru_cache(maxsize=16384)
+def _readable(fg: tuple[int, int, int], bg: tuple[int, int, int]) -> bool:
+    a, b = Color(*fg), Color(*bg)
+    return min(contrast(a, b), contrast(as_256(a), as_256(b))) >= MIN_CONTRAST
 
 
 def cursor_colours(base: Color, primary: Color, foreground: Color,
@@ -159,6 +171,16 @@ def muted_on(fg: Color, backgrounds: Sequence[Color]) -> Color:
     return readable_on(fg, backgrounds)
 
 
+def visible_tint(base: Color, colour: Color, amount: float) -> Color:
+    """`base` tinted with `colour` (by `amount`, or more where 256 colours would show no
+    difference from `base`)."""
+    for extra in (0.0, 0.1, 0.2, 0.3):
+        tint = base.blend(colour, amount + extra)
+        if as_256(tint) != as_256(base):
+            return tint
+    return base.blend(colour, amount)
+
+
 def _parse(value: str | None) -> Color | None:
     """A variable's colour; None for a terminal (ANSI) colour or a non-colour value: the
     terminal's own palette decides how those look."""
@@ -172,6 +194,17 @@ def _parse(value: str | None) -> Color | None:
 
 
 def readable_variables(variables: dict[str, str], dark: bool) -> dict[str, str]:
+    """See `_readable_variables` (worked out once per theme)."""
+    return dict(_readable_variables(tuple(sorted(variables.items())), dark))
+
+
+@lru_cache(maxsize=64)
+def _readable_variables(items: tuple[tuple[str, str], ...],
+                        dark: bool) -> tuple[tuple[str, str], ...]:
+    return tuple(_work_out_readable(dict(items), dark).items())
+
+
+def _work_out_readable(variables: dict[str, str], dark: bool) -> dict[str, str]:
     """The theme's text colours made to read at MIN_CONTRAST, in truecolor and in 256
     colours, on the backgrounds they are drawn on; added variables for the reader's own
     parts: `pt-text`, `pt-muted` (quieter, never brighter than the text), `pt-star`,
@@ -183,8 +216,8 @@ def readable_variables(variables: dict[str, str], dark: bool) -> dict[str, str]:
     if None in (background, surface, panel, foreground, primary, accent):
         return {}
     assert background and surface and panel and foreground and primary and accent
-    blurred = background.blend(primary, 0.2)  # the cursor row while the preview has focus
-    marked = background.blend(accent, 0.18)  # a row marked with x
+    blurred = visible_tint(background, primary, 0.2)  # the cursor row, the preview focused
+    marked = visible_tint(background, accent, 0.18)  # a row marked with x
     rows = [background, blurred, marked, marked.blend(primary, 0.2)]
     texts = [*rows, surface, panel]
     toast = _parse(get("panel-lighten-1")) or panel

@@ -28,7 +28,6 @@ from paperterm.daymodel import DayChange, DayModel
 from paperterm.listing import Entry, FilterState
 from paperterm.models import Topic
 from paperterm.scoring.types import RunSummary
-from paperterm.services.history import mark_history
 from paperterm.session import Session
 from paperterm.textsearch import keyword_terms
 from paperterm.tui.footer import FittingFooter
@@ -36,7 +35,8 @@ from paperterm.tui.header import TopBar, day_header
 from paperterm.tui.host import Reader, reader_of
 from paperterm.tui.keys import APP_KEYS, bindings
 from paperterm.tui.paper_list import ColumnHeader, PaperTable
-from paperterm.tui.preview import NO_MATCH, Preview
+from paperterm.tui.preview import Preview, no_match
+from paperterm.tui.screens.day_marks import DayMarks
 from paperterm.tui.screens.day_nav import DayNavigation
 from paperterm.tui.screens.day_view import action, handler
 from paperterm.tui.screens.enrich_actions import Enrichment
@@ -103,6 +103,7 @@ class DayScreen(Screen[None]):
         self.filtering = Filtering(self)
         self.topics = TopicSwitch(self, self.follows, self.scorer)
         self.preview_keys = PreviewKeys(self)
+        self.day_marks = DayMarks(self)
         self._mounted = False
         self._stop_observing = self.model.subscribe(self._model_changed)
 
@@ -143,7 +144,15 @@ class DayScreen(Screen[None]):
         yield ColumnHeader(table, id="columns")
         yield table
         yield Preview(id="preview")
-        yield FittingFooter(compact=self.app.size.width < self.FOOTER_WIDE)
+        footer = FittingFooter(compact=self.app.size.width < self.FOOTER_WIDE)
+        # undo shows in the footer once there is a mark to take back
+        footer.hidden = lambda action: action == "app.undo" and not self.reader.marks.can_undo
+        yield footer
+
+    def refit_footer(self) -> None:
+        """What the footer offers may have changed (a mark given or undone)."""
+        for footer in self.query(FittingFooter):
+            footer.refit()
 
     def on_resize(self, event: events.Resize) -> None:
         self.query_one(Footer).compact = event.size.width < self.FOOTER_WIDE
@@ -175,7 +184,10 @@ class DayScreen(Screen[None]):
         self.search.value = self.model.filters.text  # a filter kept from the day before
         self.search.display = bool(self.model.filters.text)
         self.preview.keep_expanded = self.session.config.expand_abstracts
-        self._load_marks()
+        self.preview.topic = self.topic.name
+        self.day_marks.load()
+        self.enrichment.show_signals(self.reader.store)
+        self.library.load_annotations(self.model.by_id)
         self.follows.start()
         self.scorer.start_on_launch()
         self.enrichment.start()
@@ -194,27 +206,11 @@ class DayScreen(Screen[None]):
         self.scorer.cancel()
         self.flush_seen()
 
-    def _load_marks(self) -> None:
-        """Seen, starred and saved marks from the store, and which kept papers came back
-        revised (services.revisions)."""
-        store = self.reader.store
-        by_id = self.model.by_id
-        for pid, st in store.marks.states(by_id).items():
-            e = by_id.get(pid)
-            if e is not None:
-                e.seen, e.starred, e.saved, e.bib_key = st.seen, st.starred, st.saved, st.bib_key
-        mark_history(store, by_id, self.session.day, self.topic.follow)
-        self.enrichment.show_signals(store)
-        self.library.load_annotations(by_id)
+    def load_dismissed(self) -> None:
+        self.day_marks.load_dismissed()
 
     def reload_keys(self) -> None:
-        """The citation keys of the saved papers as the store has them (after the marks
-        service re-read the marks: another program may have saved some)."""
-        by_id = self.model.by_id
-        for pid, st in self.reader.store.marks.states(by_id).items():
-            e = by_id.get(pid)
-            if e is not None and e.saved:
-                e.bib_key = st.bib_key
+        self.day_marks.reload_keys()
 
     def flush_seen(self) -> None:
         """Write the papers marked seen since the last flush to the store."""
@@ -253,11 +249,12 @@ class DayScreen(Screen[None]):
             self.marks_changed()
             current = self.current
             if current is not None and current.id in change.ids \
-                    and change.fields & {"note", "tags"}:
+                    and change.fields & {"note", "tags", "dismissed"}:
                 self.preview.render_entry()  # the preview shows them
 
     def _show_list(self, *, to_top: bool) -> None:
         self.preview.empty_message = self._empty_message()
+        self.table.empty_message = self.preview.empty_message
         self.preview.set_terms(self.model.filters.terms(), keyword_terms(self.topic.keywords))
         table = self.table
         if to_top:
@@ -276,7 +273,7 @@ class DayScreen(Screen[None]):
 
     def _empty_message(self) -> str:
         if self.model.entries:
-            return NO_MATCH
+            return no_match(self.model.filters)
         day = self.session.day
         if day.source == "loading":
             return one_line(day.label)
@@ -310,6 +307,9 @@ class DayScreen(Screen[None]):
     action_keep_expanded = action("preview_keys", "keep_expanded")
     action_preview_down = action("preview_keys", "page_down")
     action_preview_up = action("preview_keys", "page_up")
+    action_zoom_preview = action("preview_keys", "zoom")
+    action_hide_preview = action("preview_keys", "hide")
+    action_triage_cards = action("triage", "cards")
 
     # -- filters (screens/filtering.py) -----------------------------------------------------
 

@@ -64,6 +64,9 @@ class DayView(Protocol):
     def flush_seen(self) -> None:
         """Hand the seen marks waiting for their batch to the marks service."""
 
+    def load_dismissed(self) -> None:
+        """Read which papers are "not interested" under the view's topic."""
+
     def set_focus(self, widget: Widget | None, scroll_visible: bool = True) -> None: ...
     def post_message(self, message: Message) -> bool: ...
     def run_worker(self, work: Callable[[], Any], name: str | None = "",

@@ -35,9 +35,10 @@ class PaperActions(DayController):
         self.triage = triage
         self.scoring = scoring
 
-    def toggle_star(self) -> None:
-        """Star (and so mark seen) or unstar the paper."""
-        e = self.view.current
+    def toggle_star(self, entry: Entry | None = None) -> None:
+        """Star (and so mark seen) or unstar the paper (`entry`, else the one under the
+        cursor)."""
+        e = entry or self.view.current
         if e is None:
             return
         marks = self.view.reader.marks  # it publishes the change to every open day
@@ -46,9 +47,10 @@ class PaperActions(DayController):
         if starred:
             self.triage.mark_seen([e])
 
-    def not_interested(self) -> None:
-        """Tell the local ranking this paper is not for the current topic (again: undo)."""
-        e = self.view.current
+    def not_interested(self, entry: Entry | None = None) -> None:
+        """Tell the local ranking this paper (`entry`, else the one under the cursor) is not
+        for the current topic (again: undo)."""
+        e = entry or self.view.current
         store = self.view.reader.store
         if e is None or not store.available:
             if not store.available:
@@ -93,7 +95,10 @@ class PaperActions(DayController):
                                       unicode=self.session.unicode_bib)
 
     def save_bib(self) -> None:
-        targets = self.targets()
+        self.save_entries(self.targets())
+
+    def save_entries(self, targets: list[Entry]) -> None:
+        """Save these papers to the .bib file (marked saved, unmarked), and say so."""
         if not targets:
             return
         from paperterm.tui.bib_actions import save_papers

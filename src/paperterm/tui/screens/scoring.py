@@ -1,5 +1,5 @@
-"""The day screen's scoring: local scores at once, or cached LLM scores now and the rest from
-a worker thread whose typed messages (`paperterm.tui.messages`) are applied as they arrive.
+"""The day screen's scoring: local scores at once, or cached LLM scores now and the rest from a
+worker thread whose typed messages (`paperterm.tui.messages`) are applied as they arrive.
 
 `ScoringController` is held by the day screen, which hands it the worker messages. A message
 counts only if it comes from the worker the controller is waiting for: cancelling or
@@ -41,6 +41,8 @@ from paperterm.tui.scoring_worker import (
 from paperterm.tui.screens.day_view import DayController
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from textual.timer import Timer
     from textual.worker import Worker
 
@@ -154,18 +156,25 @@ class ScoringController(DayController):
     def rank_provisionally(self, why: str) -> None:
         """The papers the model did not score keep a local score, labelled provisional, so
         the list stays ranked (now for a small day, else from a worker thread)."""
-        from paperterm.scoring.local import rank_locally
-
-        entries = self.model.entries
-        if not any(e.status in PROVISIONAL and e.relevance is None for e in entries):
+        if not any(e.status in PROVISIONAL and e.relevance is None for e in self.model.entries):
             return
         self.model.scorer_label = f"local scorer, provisional ({why})"
-        papers = [e.paper for e in entries]
+        self._keyword_ranking(self._provisional)
+
+    def rank_queued(self) -> None:
+        """Papers waiting for the model show the local keyword ranking meanwhile ("~7")."""
+        self._keyword_ranking(lambda _topic, scores: lay_local_under(self.model.by_id, scores))
+
+    def _keyword_ranking(self, now: Callable[[Topic, list[Score]], object]) -> None:
+        """The keyword ranking to `now` when quick or cached, else from a worker."""
+        from paperterm.scoring.local import rank_locally
+
+        papers = [e.paper for e in self.model.entries]
         topic = self.view.topic
         scores = rank_locally(self.view.reader.store, papers, topic, day=self.session.day.label,
                               keywords_only=True, compute=len(papers) <= self.INLINE_LOCAL_MAX)
         if scores is not None:
-            self._provisional(topic, scores)
+            now(topic, scores)
             return
         self._provisional_worker = self.view.run_worker(
             partial(provisional_in_thread, self.view, papers, topic, self._where(),
@@ -174,7 +183,7 @@ class ScoringController(DayController):
 
     def _provisional(self, topic: Topic, scores: list[Score] | None) -> None:
         view = self.view
-        if topic is not view.topic or scores is None or view.scoring:
+        if topic is not view.topic or scores is None:
             return
         if lay_local_under(self.model.by_id, scores):
             view.refilter(to_top=not view.table.moved_by_user)
@@ -212,6 +221,7 @@ class ScoringController(DayController):
             self.rank_provisionally("no API key")
             return
         mark_queued(by_id, todo)
+        self.rank_queued()  # ranked locally from the first paint, until the model's scores
         # after the list is on screen: the worker imports the engine (and litellm)
         self.view.scoring = True
         self.view.call_after_refresh(partial(self.start_scoring, todo, prefilter=prefilter))

@@ -29,8 +29,19 @@ class SortActions:
         model = self.model
         self.sort(key, not model.reverse if key == model.sort_key else False)
 
+    def sorts_with_data(self) -> list[str]:
+        """The sorts `s` offers: not novelty ones while no paper has, or will get, a novelty
+        score (the local scorer gives none), nor enrichment ones without enrichment."""
+        entries = self.model.entries
+        novelty = self.view.session.settings.use_llm or any(
+            e.novelty is not None for e in entries)
+        keys = [k for k in SORT_KEYS if novelty or k not in ("novelty", "combined")]
+        if self.view.table.with_signals:
+            keys += ENRICH_SORTS
+        return keys
+
     def cycle(self) -> None:
-        keys = (*SORT_KEYS, *ENRICH_SORTS) if self.view.table.with_signals else SORT_KEYS
+        keys = self.sorts_with_data()
         key = self.model.sort_key
         at = keys.index(key) if key in keys else -1
         self.sort(keys[(at + 1) % len(keys)])

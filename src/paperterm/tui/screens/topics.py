@@ -54,6 +54,7 @@ class TopicSwitch:
         view.session = replace(view.session, topic=view.topic)
         view.reader.session = replace(view.reader.session, topic=view.topic)  # later days
         self.follows.mark_followed()
+        view.load_dismissed()
         self.scoring.switch_topic()
         view.refilter(to_top=True)
         view.preview.render_entry()

@@ -1,0 +1,68 @@
+"""Notices in a screen's header line instead of toasts: a toast covers the preview (at 80x24,
+the two start-up toasts hid most of it). While a notice is live the line says it (the
+newest, with how many others are still live); then it shows what it shows otherwise."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.widgets import Static
+
+from paperterm.tui.text import one_line
+
+_MARK = {"error": "! ", "warning": "⚠ "}
+_STYLE = {"error": "bold reverse", "warning": "bold"}
+
+
+@dataclass(frozen=True)
+class Notice:
+    text: str
+    severity: str
+    until: float  # time.monotonic() when it goes
+
+
+_RANK = {"error": 2, "warning": 1}
+
+
+def notice_text(live: list[Notice]) -> Text:
+    """The live notice that matters most (errors, then warnings, the newest of them) on one
+    line, and how many others are live ("(+1 more)")."""
+    newest = max(reversed(live), key=lambda n: _RANK.get(n.severity, 0))
+    out = Text(no_wrap=True, overflow="ellipsis")
+    out.append(" " + _MARK.get(newest.severity, "") + one_line(newest.text) + " ",
+               style=_STYLE.get(newest.severity, ""))
+    if len(live) > 1:
+        out.append(f" (+{len(live) - 1} more)")
+    return out
+
+
+class NoticeLine(Static):
+    """A one-line bar that shows live notices over its own content (`normal`)."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.notices: list[Notice] = []
+
+    def notice(self, text: str, severity: str, timeout: float) -> None:
+        """Say `text` here for `timeout` seconds."""
+        self.notices.append(Notice(text, severity, time.monotonic() + timeout))
+        self.set_timer(timeout, self._expire)
+        self.refresh()
+
+    def live(self) -> list[Notice]:
+        now = time.monotonic()
+        return [n for n in self.notices if n.until > now]
+
+    def _expire(self) -> None:
+        self.notices = self.live()
+        self.refresh()
+
+    def normal(self) -> Text:
+        """What the line shows while no notice is live."""
+        return Text()
+
+    def render(self) -> Text:
+        live = self.live()
+        return notice_text(live) if live else self.normal()

@@ -1,0 +1,164 @@
+"""Quick triage: the day's unseen papers shown, one card at a time with the full abstract.
+
+`*` stars, `d` says not interested, `b` saves to the .bib file (each goes on to the next
+card and marks the paper seen), `space` leaves it for later (unseen), `backspace` goes
+back a card, `esc` returns to the list with its cursor on the last card's paper. A thin
+screen over the day screen: the marks go through the reader's one marks service (via the
+day screen's `PaperActions`), so the list shows them at once; the card is the day's
+`Preview`, expanded.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar, Protocol
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import BindingType
+from textual.screen import Screen
+
+from paperterm.daymodel import DayChange
+from paperterm.listing import Entry
+from paperterm.tui.footer import FittingFooter
+from paperterm.tui.keys import CARD_KEYS, bindings
+from paperterm.tui.notices import NoticeLine
+from paperterm.tui.preview import Preview
+from paperterm.tui.text import one_line
+
+if TYPE_CHECKING:
+    from paperterm.daymodel import DayModel
+    from paperterm.models import Topic
+    from paperterm.session import Session
+    from paperterm.tui.screens.paper_actions import PaperActions
+    from paperterm.tui.screens.triage import Triage
+
+
+class CardDay(Protocol):
+    """The day screen, as the cards use it: its model, topic and session, its triage (seen
+    marks) and its paper actions (star, not interested, save)."""
+
+    model: DayModel
+    topic: Topic
+    session: Session
+    triage: Triage
+    papers: PaperActions
+    FOOTER_WIDE: int
+
+
+class CardHeader(NoticeLine):
+    """ "Quick triage · 12 of 40 · moe · 2026-02-25 · 2★ 1✗ 3 later" (or a notice)."""
+
+    def __init__(self, cards: TriageCards) -> None:
+        super().__init__(id="card-header")
+        self.cards = cards
+
+    def normal(self) -> Text:
+        c = self.cards
+        out = Text(no_wrap=True, overflow="ellipsis")
+        out.append(" Quick triage ", style="bold reverse")
+        where = min(c.at + 1, len(c.deck))
+        out.append(f"  {where} of {len(c.deck)}", style="bold")
+        out.append(f"  ·  {one_line(c.day.topic.name)}  ·  {one_line(c.day.session.day.label)}")
+        starred = sum(e.starred for e in c.deck)
+        dismissed = sum(e.dismissed for e in c.deck)
+        out.append(f"  ·  {starred}★ {dismissed}✗ {len(c.later)} later")
+        return out
+
+
+class TriageCards(Screen[Entry | None]):
+    """One card per paper of `deck`, starting at `start`; dismissed with the last card's
+    entry (the list puts its cursor there)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = bindings(CARD_KEYS)
+
+    def __init__(self, day: CardDay, deck: list[Entry], start: int = 0) -> None:
+        super().__init__()
+        self.day = day
+        self.deck = deck
+        self.at = start
+        self.later: set[str] = set()
+        self._stop_observing = day.model.subscribe(self._marks_changed)
+
+    def compose(self) -> ComposeResult:
+        yield CardHeader(self)
+        yield Preview(id="card")
+        yield FittingFooter(compact=self.app.size.width < self.day.FOOTER_WIDE)
+
+    @property
+    def card(self) -> Preview:
+        return self.query_one("#card", Preview)
+
+    @property
+    def current(self) -> Entry | None:
+        return self.deck[self.at] if self.at < len(self.deck) else None
+
+    def on_mount(self) -> None:
+        card = self.card
+        card.keep_expanded = True  # the full abstract
+        card.topic = self.day.topic.name
+        card.empty_message = self._end_message()
+        self.set_focus(card)  # arrows and page keys scroll a long card
+        self._show()
+
+    def on_unmount(self) -> None:
+        self._stop_observing()
+
+    def _end_message(self) -> str:
+        n = len(self.deck)
+        return (f"All {n} card{'s' * (n != 1)} done ({len(self.later)} left for later). "
+                "esc returns to the list; backspace goes back a card.")
+
+    def _show(self) -> None:
+        card = self.card
+        card.empty_message = self._end_message()
+        card.show(self.current, expanded=True)
+        self.query_one(CardHeader).refresh()
+
+    def _marks_changed(self, change: DayChange) -> None:
+        if self.is_attached and self.is_mounted:
+            self._show()  # a mark given here, undone, or given elsewhere
+
+    def _next(self, *, seen: bool = True) -> None:
+        e = self.current
+        if e is None:
+            return
+        if seen:
+            self.later.discard(e.id)
+            self.day.triage.mark_seen([e])
+        self.at += 1
+        self._show()
+
+    def action_star(self) -> None:
+        e = self.current
+        if e is not None:
+            if not e.starred:
+                self.day.papers.toggle_star(e)
+            self._next()
+
+    def action_not_interested(self) -> None:
+        e = self.current
+        if e is not None:
+            if not e.dismissed:
+                self.day.papers.not_interested(e)
+            self._next()
+
+    def action_save(self) -> None:
+        e = self.current
+        if e is not None:
+            self.day.papers.save_entries([e])
+            self._next()
+
+    def action_later(self) -> None:
+        e = self.current
+        if e is not None:
+            self.later.add(e.id)
+            self._next(seen=False)
+
+    def action_back(self) -> None:
+        if self.at > 0:
+            self.at -= 1
+            self._show()
+
+    def action_done(self) -> None:
+        last = self.current or (self.deck[-1] if self.deck else None)
+        self.dismiss(last)
