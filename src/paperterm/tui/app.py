@@ -10,10 +10,8 @@ imported by the worker thread that runs an LLM scoring pass, after the list is o
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import gc
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -24,8 +22,6 @@ from textual.app import App
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding, BindingType
 from textual.command import CommandListItem, SimpleProvider
-from textual.message_pump import MessagePump
-from textual.screen import Screen
 from textual.theme import ThemeProvider
 from textual.widget import AwaitMount
 from textual.widgets import Input
@@ -38,7 +34,9 @@ from paperterm.session import Session
 from paperterm.tui.commands import PapertermCommands
 from paperterm.tui.compat import push_result_callback
 from paperterm.tui.day_loading import DayLoader
+from paperterm.tui.footer import refit_footers
 from paperterm.tui.help import HelpScreen
+from paperterm.tui.key_order import handled_by, until_mounted
 from paperterm.tui.keys import effective_keys, keymap_problems
 from paperterm.tui.messages import DayFetched, DayFetchFailed
 from paperterm.tui.notices import NoticeLine
@@ -65,7 +63,6 @@ class PapertermApp(App[int], inherit_bindings=False):
     CSS_PATH = Path(__file__).with_name("app.tcss")
     TITLE = "paperterm"
     ENABLE_COMMAND_PALETTE = True
-    KEY_ORDER_TIMEOUT = 0.25  # seconds a key may take before the next one is read anyway
     COMMANDS = App.COMMANDS | {PapertermCommands}
     # not inherited: Textual's own ctrl+q binding (priority, hidden) hid the footer's Quit
     # when [keys] maps quit to ctrl+q; ctrl+q quits through `hard_quit_keys` instead
@@ -175,9 +172,9 @@ class PapertermApp(App[int], inherit_bindings=False):
                 screen.model.apply_marks(changes)
                 if teaches:
                     screen.scorer.relearn()
-                # undo shows once there is a mark to take back (the service records the
-                # step after it has published the change)
-                self.call_later(screen.refit_footer)
+        # undo shows once there is a mark to take back (the service records the step after
+        # it has published the change)
+        self.call_later(refit_footers, list(self.screen_stack))
 
     def _flush_seen(self) -> list[DayScreen]:
         """Every open day writes its waiting seen marks; returns the open days."""
@@ -206,9 +203,7 @@ class PapertermApp(App[int], inherit_bindings=False):
         and say what was undone."""
         self._flush_seen()  # seen marks waiting for their batch go first
         undone = self.marks.undo()
-        for screen in self.screen_stack:
-            if isinstance(screen, DayScreen):
-                screen.refit_footer()
+        refit_footers(self.screen_stack)
         if undone is None:
             self.say("Nothing to undo.", timeout=3)
             return
@@ -347,30 +342,10 @@ class PapertermApp(App[int], inherit_bindings=False):
             return
         if not self.screen_stack:  # shutting down
             return
-        await self._until_mounted(self.screen)
+        await until_mounted(self.screen)
         target = self.focused or self.screen
         await super().on_event(event)
-        await self._handled_by(target)
-
-    async def _handled_by(self, target: MessagePump) -> None:
-        """Wait (briefly) until `target` has handled the key forwarded to it.
-
-        Textual hands a key to the focused widget's own queue and reads the next key at once;
-        a key that moves focus or closes a screen (esc, enter) could then be overtaken by the
-        keys typed after it. Waiting keeps keys in typing order, as the user typed them."""
-        done = asyncio.Event()
-        if target.is_running:
-            target.call_next(done.set)
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(done.wait(), self.KEY_ORDER_TIMEOUT)
-
-    async def _until_mounted(self, screen: Screen[Any]) -> None:
-        """Keys typed during start-up wait for the day screen's `on_mount` (it hides the
-        search box and focuses the list): the app reads keys as soon as its own start-up is
-        done, which, the day screen being the default screen, can come first."""
-        deadline = time.monotonic() + self.KEY_ORDER_TIMEOUT * 10
-        while not screen.is_mounted and time.monotonic() < deadline:
-            await asyncio.sleep(0.005)
+        await handled_by(target)
 
     def _quit_key_quits(self) -> bool:
         """The quit key quits on every screen unless a text box has the focus."""

@@ -37,6 +37,12 @@ class FittingFooter(Footer):
     _rebuild_queued = False
     hidden: Callable[[str], bool] | None = None  # actions whose key stays out for now
 
+    def _nothing_to_undo(self, action: str) -> bool:
+        """Undo shows once there is a mark to take back (the default of `hidden`)."""
+        from paperterm.tui.host import reader_of
+
+        return action == "app.undo" and not reader_of(self.app).marks.can_undo
+
     def refit(self) -> None:
         """Fit the keys again (what `hidden` hides may have changed)."""
         self.fit_keys(self.children, self.size.width or self.app.size.width)
@@ -73,7 +79,7 @@ class FittingFooter(Footer):
     def fit_keys(self, children: Iterable[Widget], width: int) -> None:
         """Show the keys, left to right, while they fit whole left of the palette key."""
         keys = [c for c in children if isinstance(c, FooterKey)]
-        hidden = self.hidden
+        hidden = self.hidden or self._nothing_to_undo
         if hidden is not None:
             for key in [k for k in keys if hidden(k.action)]:
                 key.display = False
@@ -99,6 +105,13 @@ def first_keys_first(children: list[Widget]) -> list[Widget]:
         return _FIRST_ACTIONS.index(action) if action in _FIRST_ACTIONS else len(_FIRST_ACTIONS)
 
     return sorted(children, key=place)
+
+
+def refit_footers(screens: Iterable[Screen]) -> None:
+    """What the footers offer may have changed (a mark given or undone): fit them again."""
+    for screen in screens:
+        for footer in screen.query(FittingFooter):
+            footer.refit()
 
 
 def shown_keys(screen: Screen) -> tuple:

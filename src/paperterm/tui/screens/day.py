@@ -45,6 +45,7 @@ from paperterm.tui.screens.follow_actions import Follows
 from paperterm.tui.screens.library_actions import LibraryActions
 from paperterm.tui.screens.paper_actions import PaperActions
 from paperterm.tui.screens.preview_keys import PreviewKeys
+from paperterm.tui.screens.quick_triage import QuickTriage
 from paperterm.tui.screens.scoring import ScoringController
 from paperterm.tui.screens.sorting import SortActions
 from paperterm.tui.screens.summary import SummaryActions
@@ -104,6 +105,7 @@ class DayScreen(Screen[None]):
         self.topics = TopicSwitch(self, self.follows, self.scorer)
         self.preview_keys = PreviewKeys(self)
         self.day_marks = DayMarks(self)
+        self.quick_triage = QuickTriage(self)
         self._mounted = False
         self._stop_observing = self.model.subscribe(self._model_changed)
 
@@ -144,15 +146,7 @@ class DayScreen(Screen[None]):
         yield ColumnHeader(table, id="columns")
         yield table
         yield Preview(id="preview")
-        footer = FittingFooter(compact=self.app.size.width < self.FOOTER_WIDE)
-        # undo shows in the footer once there is a mark to take back
-        footer.hidden = lambda action: action == "app.undo" and not self.reader.marks.can_undo
-        yield footer
-
-    def refit_footer(self) -> None:
-        """What the footer offers may have changed (a mark given or undone)."""
-        for footer in self.query(FittingFooter):
-            footer.refit()
+        yield FittingFooter(compact=self.app.size.width < self.FOOTER_WIDE)
 
     def on_resize(self, event: events.Resize) -> None:
         self.query_one(Footer).compact = event.size.width < self.FOOTER_WIDE
@@ -309,7 +303,7 @@ class DayScreen(Screen[None]):
     action_preview_up = action("preview_keys", "page_up")
     action_zoom_preview = action("preview_keys", "zoom")
     action_hide_preview = action("preview_keys", "hide")
-    action_triage_cards = action("triage", "cards")
+    action_triage_cards = action("quick_triage", "open")
 
     # -- filters (screens/filtering.py) -----------------------------------------------------
 

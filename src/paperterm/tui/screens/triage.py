@@ -85,28 +85,3 @@ class Triage:
         self.flush_seen()  # those the cursor passed are not part of the step
         self.view.reader.marks.mark_seen([e.id for e in above if not e.seen], undoable=True)
         self.view.reader.say(f"{n} paper{'s' * (n != 1)} above marked seen.", timeout=3)
-
-    def cards(self) -> None:
-        """v: quick triage, one card per unseen paper shown (screens/cards.py); back at the
-        last card's paper."""
-        from paperterm.tui.screens.cards import TriageCards
-
-        view = self.view
-        deck = [e for e in view.model.shown if not e.seen]
-        if not deck:
-            view.reader.say("No unseen paper in the list to triage (f filters, u finds "
-                            "unseen papers, esc clears the search)", timeout=5)
-            return
-        current = view.current
-        start = deck.index(current) if current in deck else 0
-        view.app.push_screen(TriageCards(view, deck, start),  # type: ignore[arg-type]
-                             self._cards_closed)
-
-    def _cards_closed(self, last: Entry | None) -> None:
-        view = self.view
-        if last is None or not view.alive:
-            return
-        shown = view.model.shown
-        if last in shown:
-            view.table.moved_by_user = True
-            view.table.move_to(shown.index(last))
