@@ -94,6 +94,17 @@ def nearest_cached(papers: Papers, feed: str, day: date, step: int, today: date,
     return found if found is not None and found <= today else None
 
 
+def closest_cached(papers: Papers, feed: str, day: date, today: date) -> date | None:
+    """The cached announcement day nearest `day` either way (`nearest_cached` each way;
+    on a tie the earlier one: a past day is complete), never after `today`; None when
+    there is none."""
+    before = nearest_cached(papers, feed, day, -1, today)
+    after = nearest_cached(papers, feed, day, 1, today)
+    if before is None or after is None:
+        return before or after
+    return before if day - before <= after - day else after
+
+
 def parse_jump(text: str, today: date) -> tuple[date, str | None]:
     """The announcement day a typed date means, and a notice when it is not that date.
 
