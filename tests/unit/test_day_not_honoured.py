@@ -135,3 +135,33 @@ def test_the_nearest_cached_day_on_a_tie_is_the_earlier_one(isolated_home):
                               date(2026, 2, 24)) == date(2026, 2, 23)
     finally:
         store.close()
+
+
+def test_a_digest_of_an_old_day_because_arxiv_is_down_says_so_and_exits_5(
+        cli, isolated_home, tmp_path):
+    """The QA walk: with arXiv unreachable, `digest -o d.md` exited 0 and wrote the last
+    cached day's digest with nothing in it saying so."""
+    from support.fakedelivery import WebhookServer
+
+    save_days(isolated_home.db)
+    out = tmp_path / "d.md"
+    r = cli("digest", "-o", str(out), env={"PAPERTERM_TODAY": "2026-03-04"})
+    assert r.returncode == EXIT_INSTEAD, r.stderr
+    header = out.read_text("utf-8").split("\n## ", 1)[0]
+    assert "Not the day asked for" in header
+    assert "today's announcement could not be loaded" in header
+    assert "the most recent cached day, 2026-03-02" in header
+    doc = json.loads(cli("digest", "--format", "json",
+                         env={"PAPERTERM_TODAY": "2026-03-04"}).stdout)
+    assert doc["instead"].startswith("today's announcement could not be loaded")
+    hook = WebhookServer()
+    try:
+        isolated_home.config.parent.mkdir(parents=True, exist_ok=True)
+        isolated_home.config.write_text(f'[delivery]\nwebhook_url = "{hook.url}"\n',
+                                        encoding="utf-8")
+        r = cli("digest", "--send", env={"PAPERTERM_TODAY": "2026-03-04"})
+        assert r.returncode == EXIT_INSTEAD
+        assert "paperterm: not sent: today's announcement could not be loaded" in r.stderr
+        assert hook.posts == []
+    finally:
+        hook.close()

@@ -256,7 +256,7 @@ def _today(req: LoadRequest, store: Store) -> Day:
             d = date.fromisoformat(record["day"])
             return Day(store.papers.day_papers(req.feed_key, d), d.isoformat(), d, "cache",
                        notices=[f"{exc}: showing the cached {d.isoformat()}", *_which(d, today)])
-        return _cached_or_sample(req, store, str(exc))
+        return _not_today(_cached_or_sample(req, store, str(exc)), str(exc))
     if not parsed.papers:
         store.papers.save_day(req.feed_key, None, [], source="rss", fetched_for=today)
         return _no_announcement(req, store, today)
@@ -271,6 +271,14 @@ def _no_announcement(req: LoadRequest, store: Store, today: date) -> Day:
     why = calendar.no_announcement_reason(today)
     return replace(_cached_or_sample(req, store, why),
                    no_announcement=f"no announcement on {today.isoformat()}: {why}")
+
+
+def _not_today(day: Day, why: str) -> Day:
+    """Today's announcement could not be fetched (`why`): `day` (the most recent cached day,
+    or the sample) stands in, marked as not the day asked for (a digest says so, exit 5)."""
+    shown = "the bundled sample day" if day.source == "sample" else "the most recent cached day"
+    return replace(day, instead=f"today's announcement could not be loaded "
+                                f"({why.rstrip('.')}); this is {shown}, {day.label}")
 
 
 def _nearest_instead(req: LoadRequest, store: Store, why: str) -> Day:
