@@ -3,8 +3,10 @@ exit codes, one-line errors, no tracebacks, light imports."""
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -60,13 +62,16 @@ def test_themes_lists_bundled_themes(cli):
     ("args", "needle"),
     [
         (("--date", "2026-13-01"), "--date"),
-        (("--date", "yesterday"), "YYYY-MM-DD"),
+        (("--date", "someday"), "expected YYYY-MM-DD, today or yesterday"),
+        (("--date", "2026-02-30"), "--date: no such date: '2026-02-30'"),
+        (("--since", "2026-02-29"), "--since: no such date: '2026-02-29'"),
         (("--max-results", "0"), "--max-results"),
         (("--feed", "a.xml", "--sample"), "not allowed with"),
         (("frobnicate",), "invalid choice"),
     ],
 )
 def test_usage_errors_exit_2(cli, args, needle):
+    """(The QA walk: `--date 2026-02-30` was refused as "expected YYYY-MM-DD".)"""
     result = cli(*args)
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
@@ -163,3 +168,18 @@ def test_bad_scoring_settings_fail_before_anything_is_loaded(cli, isolated_home)
     assert result.returncode == 2
     assert "--scorer llm needs a model" in result.stderr
     assert not isolated_home.db.exists()
+
+
+def test_date_takes_the_words_since_and_the_reader_take(cli, isolated_home):
+    """The QA walk: `score --date yesterday` was refused while `--since` and the reader's
+    `D` take it."""
+    from support.realdays import day_papers, save_days
+
+    save_days(isolated_home.db)
+    today = {"PAPERTERM_TODAY": "2026-03-03"}
+    r = cli("score", "--date", "yesterday", "--offline", "--json", env=today)
+    assert r.returncode == 0, r.stderr
+    ids = {json.loads(line)["id"] for line in r.stdout.splitlines()}
+    assert ids == {p.id for p in day_papers(date(2026, 3, 2))}
+    r = cli("export", "--day", "yesterday", "--all", "-o", "-", env=today)
+    assert r.returncode == 0 and r.stdout.count("@misc{") + r.stdout.count("@article{") > 100

@@ -66,6 +66,21 @@ def test_without_labels_it_says_how_to_get_some(cli, days):
     assert json.loads(cli("eval", "--json").stdout) == []
 
 
+def test_labels_outside_the_window_are_counted_not_denied(cli, days):
+    """The QA walk: `eval --since week` said "No labels to evaluate against yet" although
+    there were labels, only before the window; and `--json` keeps stdout JSON."""
+    assert cli("star", *PICKS[FEB25]).returncode == 0
+    proc = cli("eval", "--since", MAR02)
+    assert proc.returncode == 0 and proc.stdout == ""
+    said = proc.stderr.strip().splitlines()[-1]
+    assert said.startswith(f"No labels since {MAR02} for topic 'moe'; 5 label(s) before")
+    assert "drop --since" in said and "yet" not in said
+    proc = cli("eval", "--since", MAR02, "--json")
+    assert json.loads(proc.stdout) == [] and "5 label(s) before" in proc.stderr
+    proc = cli("eval", "--topic", "agents", "--json")  # no labels at all under agents
+    assert json.loads(proc.stdout) == [] and "No labels to evaluate against yet" in proc.stderr
+
+
 def test_the_default_ranking_figures_are_those_of_score_json_ranks(cli, days):
     for ids in PICKS.values():
         assert cli("star", *ids).returncode == 0

@@ -9,6 +9,7 @@ from datetime import date
 from pathlib import Path
 
 from support.fakearxiv import Reply
+from support.realdays import day_papers, save_days
 
 from paperterm.cli.errors import EXIT_INSTEAD
 
@@ -101,3 +102,66 @@ def test_a_whole_day_export_of_a_day_not_loaded_writes_nothing(cli, fake_arxiv, 
     assert r.returncode == EXIT_INSTEAD, r.stderr
     assert "--date 2026-02-24 could not be loaded" in r.stderr
     assert not bib.exists()
+
+
+def test_an_uncached_date_falls_back_to_the_nearest_cached_day_not_the_latest(cli,
+                                                                               isolated_home):
+    """The QA walk: `score --date 2026-02-27 --offline` showed 03-02, "the most recent
+    cached day", though 02-25 is nearer."""
+    save_days(isolated_home.db)  # 2026-02-25 and 2026-03-02
+    for asked in (["--offline"], []):  # offline, and with arXiv unreachable
+        r = cli("score", "--date", "2026-02-27", *asked, "--json")
+        assert r.returncode == EXIT_INSTEAD
+        assert ("--date 2026-02-27 could not be loaded" in r.stderr
+                and "this is the nearest cached day, 2026-02-25" in r.stderr), r.stderr
+        ids = {json.loads(line)["id"] for line in r.stdout.splitlines()}
+        assert ids == {p.id for p in day_papers(date(2026, 2, 25))}
+
+
+def test_the_nearest_cached_day_on_a_tie_is_the_earlier_one(isolated_home):
+    from paperterm.sources.daynav import closest_cached
+    from paperterm.store import Store
+
+    store = Store.open(isolated_home.db)
+    try:
+        papers = day_papers(date(2026, 2, 25))
+        for day in (date(2026, 2, 23), date(2026, 2, 25)):
+            store.papers.save_day("cs.AI+cs.LG", day, papers, source="rss")
+        nearest = [closest_cached(store.papers, "cs.AI+cs.LG", date(2026, 2, d), MONDAY)
+                   for d in (20, 24, 26)]
+        assert nearest == [date(2026, 2, 23), date(2026, 2, 23), date(2026, 2, 25)]
+        # never a day after today
+        assert closest_cached(store.papers, "cs.AI+cs.LG", date(2026, 2, 24),
+                              date(2026, 2, 24)) == date(2026, 2, 23)
+    finally:
+        store.close()
+
+
+def test_a_digest_of_an_old_day_because_arxiv_is_down_says_so_and_exits_5(
+        cli, isolated_home, tmp_path):
+    """The QA walk: with arXiv unreachable, `digest -o d.md` exited 0 and wrote the last
+    cached day's digest with nothing in it saying so."""
+    from support.fakedelivery import WebhookServer
+
+    save_days(isolated_home.db)
+    out = tmp_path / "d.md"
+    r = cli("digest", "-o", str(out), env={"PAPERTERM_TODAY": "2026-03-04"})
+    assert r.returncode == EXIT_INSTEAD, r.stderr
+    header = out.read_text("utf-8").split("\n## ", 1)[0]
+    assert "Not the day asked for" in header
+    assert "today's announcement could not be loaded" in header
+    assert "the most recent cached day, 2026-03-02" in header
+    doc = json.loads(cli("digest", "--format", "json",
+                         env={"PAPERTERM_TODAY": "2026-03-04"}).stdout)
+    assert doc["instead"].startswith("today's announcement could not be loaded")
+    hook = WebhookServer()
+    try:
+        isolated_home.config.parent.mkdir(parents=True, exist_ok=True)
+        isolated_home.config.write_text(f'[delivery]\nwebhook_url = "{hook.url}"\n',
+                                        encoding="utf-8")
+        r = cli("digest", "--send", env={"PAPERTERM_TODAY": "2026-03-04"})
+        assert r.returncode == EXIT_INSTEAD
+        assert "paperterm: not sent: today's announcement could not be loaded" in r.stderr
+        assert hook.posts == []
+    finally:
+        hook.close()

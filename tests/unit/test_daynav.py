@@ -78,7 +78,8 @@ def test_parse_jump():
     assert daynav.parse_jump(" Yesterday ", TODAY) == (date(2026, 3, 2), None)
     day, notice = daynav.parse_jump("2026-03-01", TODAY)
     assert day == date(2026, 2, 27) and "Sunday" in (notice or "")
-    for bad, words in (("2026-13-01", "not a date"), ("next week", "not a date"),
+    for bad, words in (("2026-13-01", "no such date"), ("2026-02-30", "no such date: "
+                       "'2026-02-30'"), ("next week", "not a date"), ("20260225", "not a date"),
                        ("2026-03-04", "in the future")):
         with pytest.raises(ValueError, match=words):
             daynav.parse_jump(bad, TODAY)

@@ -61,7 +61,7 @@ def run(opts: Options) -> int:
         if gold is not None:
             raise UserError(f"--gold: none of its papers is among the cached papers of "
                             f"{opts.date} for topic {topic.name!r} (fetch that day first)")
-        print(evaluation.NO_LABELS.format(topic=topic.name), file=sys.stderr)
+        print(result.no_labels(), file=sys.stderr)
         if opts.json:
             print("[]")
         return EXIT_OK

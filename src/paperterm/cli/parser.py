@@ -18,11 +18,15 @@ from paperterm.settings import Declared, every_setting, flags
 from paperterm.settings.spec import LOADING, MODEL, READER, ConfigError
 
 
-def _iso_date(text: str) -> date:
+def _day(text: str, *, week: bool = False) -> date:
+    """A date: YYYY-MM-DD, today or yesterday (`daynav.parse_day`, as the reader's `D`)."""
+    from paperterm.sources.calendar import eastern_today
+    from paperterm.sources.daynav import parse_day
+
     try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected YYYY-MM-DD, got {text!r}") from None
+        return parse_day(text, eastern_today(), week=week)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 MAX_COUNT = 1_000_000  # the most any count option takes (SQLite and memory stay in range)
@@ -82,14 +86,7 @@ def _relevance(text: str) -> int:
 
 def _since(text: str) -> date:
     """A date, or `today`, `yesterday`, `week` (this week's Monday)."""
-    from datetime import timedelta
-
-    from paperterm.sources.calendar import eastern_today
-
-    today = eastern_today()
-    named = {"today": today, "yesterday": today - timedelta(days=1),
-             "week": today - timedelta(days=today.weekday())}
-    return named.get(text.strip().lower()) or _iso_date(text)
+    return _day(text, week=True)
 
 
 def _flag_type(d: Declared) -> Callable[[str], Any]:
@@ -158,7 +155,7 @@ FLAGS = (
     Flag("--feed", LOADING, "load a saved arXiv RSS or Atom file", Path, "PATH", "file",
          source=True),
     Flag("--date", LOADING | {"eval"}, "a past announcement day (cache, else approximated via "
-         "the arXiv API)", _iso_date, "YYYY-MM-DD", source=True),
+         "the arXiv API; also: today, yesterday)", _day, "YYYY-MM-DD", source=True),
     Flag("--query", LOADING, "an arXiv search", _text, "TEXT", source=True),
     Flag("--sample", LOADING, "open the bundled sample day", source=True),
     Flag("--since", LOADING | {"search", "starred", "eval"}, "every day from this date "
@@ -310,7 +307,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     ex.add_argument("--ids", nargs="+", metavar="ID", type=_text, help="these arXiv ids only")
     ex.add_argument("--starred", action="store_true",
                     help="starred papers of every day (with a --feed/--date/...: of that day)")
-    ex.add_argument("--day", type=_iso_date, metavar="YYYY-MM-DD",
+    ex.add_argument("--day", type=_day, metavar="YYYY-MM-DD",
                     help="cached papers announced that day: with --all, or narrowing "
                          "--starred/--tag")
     ex.add_argument("--all", dest="whole_day", action="store_true",

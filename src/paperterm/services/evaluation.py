@@ -105,15 +105,26 @@ class ScorerMeasure:
 
 @dataclass(frozen=True)
 class Evaluation:
-    """Every scorer's measures for one topic; `skipped`: labelled days not in the cache."""
+    """Every scorer's measures for one topic; `skipped`: labelled days not in the cache;
+    `since` (ISO) the window asked for, `earlier` the labels before it (left out)."""
 
     topic: str
     scorers: tuple[ScorerMeasure, ...]
     skipped: tuple[str, ...] = ()
+    since: str | None = None
+    earlier: int = 0
 
     @property
     def labelled(self) -> bool:
         return any(s.days for s in self.scorers)
+
+    def no_labels(self) -> str:
+        """Why there is nothing to evaluate: no labels at all, or none in the window."""
+        if self.earlier:
+            return (f"No labels since {self.since} for topic {self.topic!r}; {self.earlier} "
+                    f"label(s) before: drop --since (or give an earlier date) to evaluate "
+                    "against them.")
+        return NO_LABELS.format(topic=self.topic)
 
     def scorer(self, name: str) -> ScorerMeasure | None:
         return next((s for s in self.scorers if s.scorer == name), None)
@@ -159,7 +170,7 @@ def _ratio(s: ScorerMeasure) -> float:
 def table(ev: Evaluation, *, per_day: bool = True) -> list[str]:
     """The evaluation as text lines: totals per scorer, then per day, then the verdict."""
     if not ev.labelled:
-        return [NO_LABELS.format(topic=ev.topic)]
+        return [ev.no_labels()]
     head = f"{'scorer':<28} {'days':>4} {'picks':>5} {'in top 2x':>11} {'P@10':>6} " \
            f"{'NDCG@20':>8} {'cost':>9}"
     lines = [f"Topic {ev.topic!r}: how each scorer ranks your picks", head]
@@ -246,11 +257,14 @@ def evaluate(store: Store, request: LoadRequest, topic: Topic, *,
     from paperterm.scoring.local.cache import training_examples
 
     examples = training_examples(store, topic)
+    earlier = 0
     if gold is not None:
         picks_by_day = {gold[0].isoformat(): set(gold[1])}
     else:
-        picks_by_day = {d: ids for d, ids in labelled_days(store, examples).items()
+        labelled = labelled_days(store, examples)
+        picks_by_day = {d: ids for d, ids in labelled.items()
                         if since is None or d >= since.isoformat()}
+        earlier = sum(len(ids) for d, ids in labelled.items() if d not in picks_by_day)
     measures: dict[str, list[DayMeasure]] = {name: [] for name in LOCAL_SCORERS}
     scored: dict[str, list[str]] = {}  # model -> the papers it scored on those days
     skipped: list[str] = []
@@ -276,7 +290,8 @@ def evaluate(store: Store, request: LoadRequest, topic: Topic, *,
     costs = {model: _cost(store, topic, model, ids) for model, ids in scored.items()}
     scorers = tuple(ScorerMeasure(name, tuple(days), costs.get(name))
                     for name, days in measures.items())
-    return Evaluation(topic.name, scorers, tuple(skipped))
+    return Evaluation(topic.name, scorers, tuple(skipped),
+                      since.isoformat() if since else None, earlier)
 
 
 def _cached_day(store: Store, request: LoadRequest, day: str) -> list[Paper]:

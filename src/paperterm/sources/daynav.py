@@ -4,6 +4,7 @@ have to be fetched. Days come from the cache; a missing one is fetched unless of
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import TYPE_CHECKING
@@ -94,21 +95,44 @@ def nearest_cached(papers: Papers, feed: str, day: date, step: int, today: date,
     return found if found is not None and found <= today else None
 
 
+def closest_cached(papers: Papers, feed: str, day: date, today: date) -> date | None:
+    """The cached announcement day nearest `day` either way (`nearest_cached` each way;
+    on a tie the earlier one: a past day is complete), never after `today`; None when
+    there is none."""
+    before = nearest_cached(papers, feed, day, -1, today)
+    after = nearest_cached(papers, feed, day, 1, today)
+    if before is None or after is None:
+        return before or after
+    return before if day - before <= after - day else after
+
+
+def parse_day(text: str, today: date, *, week: bool = False) -> date:
+    """The date `text` names: YYYY-MM-DD, "today", "yesterday" (with `week`, also "week":
+    this week's Monday). One parser for `--date`, `--since` and the reader's `D`. Raises
+    ValueError with one line: "no such date" for a well-formed one that does not exist
+    (2026-02-30), "not a date" for anything else."""
+    word = text.strip().lower()
+    named = {"today": today, "yesterday": today - timedelta(days=1)}
+    if week:
+        named["week"] = week_start(today)
+    if word in named:
+        return named[word]
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", word):
+        try:
+            return date.fromisoformat(word)
+        except ValueError:
+            raise ValueError(f"no such date: {word!r}") from None
+    *first, last = ["YYYY-MM-DD", *named]
+    raise ValueError(f"not a date: {text.strip()[:40]!r} (expected {', '.join(first)} or "
+                     f"{last})")
+
+
 def parse_jump(text: str, today: date) -> tuple[date, str | None]:
     """The announcement day a typed date means, and a notice when it is not that date.
 
     Accepts YYYY-MM-DD, "today" and "yesterday"; a weekend date means the Friday before.
     Raises ValueError with a one-line message for anything else, or a future date."""
-    word = text.strip().lower()
-    named = {"today": today, "yesterday": today - timedelta(days=1)}
-    if word in named:
-        wanted = named[word]
-    else:
-        try:
-            wanted = date.fromisoformat(word)
-        except ValueError:
-            raise ValueError(f"not a date: {text.strip()[:40]!r} (expected YYYY-MM-DD, "
-                             "today or yesterday)") from None
+    wanted = parse_day(text, today)
     if wanted > today:
         raise ValueError(f"{wanted.isoformat()} is in the future (today is "
                          f"{today.isoformat()})")

@@ -256,7 +256,7 @@ def _today(req: LoadRequest, store: Store) -> Day:
             d = date.fromisoformat(record["day"])
             return Day(store.papers.day_papers(req.feed_key, d), d.isoformat(), d, "cache",
                        notices=[f"{exc}: showing the cached {d.isoformat()}", *_which(d, today)])
-        return _cached_or_sample(req, store, str(exc))
+        return _not_today(_cached_or_sample(req, store, str(exc)), str(exc))
     if not parsed.papers:
         store.papers.save_day(req.feed_key, None, [], source="rss", fetched_for=today)
         return _no_announcement(req, store, today)
@@ -273,11 +273,29 @@ def _no_announcement(req: LoadRequest, store: Store, today: date) -> Day:
                    no_announcement=f"no announcement on {today.isoformat()}: {why}")
 
 
-def _instead(day: Day, asked: str, why: str) -> Day:
-    """`day` stands in for `asked`, which could not be loaded because of `why`."""
+def _not_today(day: Day, why: str) -> Day:
+    """Today's announcement could not be fetched (`why`): `day` (the most recent cached day,
+    or the sample) stands in, marked as not the day asked for (a digest says so, exit 5)."""
     shown = "the bundled sample day" if day.source == "sample" else "the most recent cached day"
-    return replace(day, instead=f"{asked} could not be loaded ({why.rstrip('.')}); "
-                                f"this is {shown}, {day.label}")
+    return replace(day, instead=f"today's announcement could not be loaded "
+                                f"({why.rstrip('.')}); this is {shown}, {day.label}")
+
+
+def _nearest_instead(req: LoadRequest, store: Store, why: str) -> Day:
+    """`--date` could not be loaded (`why`): the cached day nearest it (the earlier one on a
+    tie), else the bundled sample day, marked as not the day asked for."""
+    assert req.date is not None
+    asked, why = f"--date {req.date.isoformat()}", why.rstrip(".")
+    found = daynav.closest_cached(store.papers, req.feed_key, req.date, calendar.eastern_today())
+    if found is None:
+        sample = _sample(store, why)
+        return replace(sample, instead=f"{asked} could not be loaded ({why}); this is the "
+                                       f"bundled sample day, {sample.label}")
+    shown = f"the nearest cached day, {found.isoformat()}"
+    return Day(store.papers.day_papers(req.feed_key, found), found.isoformat(), found, "cache",
+               approximate=store.papers.is_approximate(req.feed_key, found),
+               notices=[f"{why}: showing {shown}"],
+               instead=f"{asked} could not be loaded ({why}); this is {shown}")
 
 
 def _step_past(req: LoadRequest, store: Store, asked: date, why: str) -> Day:
@@ -310,17 +328,15 @@ def _past_day(req: LoadRequest, store: Store) -> Day:
     if calendar.is_weekend(req.date):
         notice = f"{req.date.isoformat()} is a {req.date:%A}: {WEEKEND}"
         return Day([], req.date.isoformat(), req.date, "api", notices=[notice])
-    asked = f"--date {req.date.isoformat()}"
     if req.offline:
-        why = f"{req.date.isoformat()} is not cached and offline"
-        return _instead(_cached_or_sample(req, store, why), asked, why)
+        return _nearest_instead(req, store, f"{req.date.isoformat()} is not cached and offline")
     query = arxiv_api.submission_window_query(req.date, req.categories)
     try:
         found = arxiv_api.search(query, req.max_results, timeout=req.timeout)
     except http.NetworkError as exc:
         if req.step:
             return _step_past(req, store, req.date, str(exc))
-        return _instead(_cached_or_sample(req, store, str(exc)), asked, str(exc))
+        return _nearest_instead(req, store, str(exc))
     cats = set(req.categories)
     papers = [p if p.primary_category in cats else replace(p, announce_type="cross")
               for p in found]

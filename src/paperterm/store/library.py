@@ -19,6 +19,10 @@ from paperterm.store.papers import _row_paper
 _LATEST = "p.version = (SELECT max(version) FROM papers WHERE id = p.id)"
 _DAY = ("coalesce((SELECT min(a.day) FROM announcements a WHERE a.id = p.id), "
         "date(p.first_seen, 'unixepoch', 'localtime'))")
+# how the paper was announced on that first day (new, cross, ...): the local ranking's cues
+# count it, so a paper found in the library scores as on its day ('new' for query results)
+_ANNOUNCED = ("coalesce((SELECT a.announce_type FROM announcements a WHERE a.id = p.id "
+              "ORDER BY a.day, a.feed LIMIT 1), 'new') AS announce_type")
 
 
 RANKED = 10_000  # matches ranked at most per search (the newest): bounds a keystroke's cost
@@ -65,7 +69,7 @@ class LibraryQueries(Queries):
     def cached_papers(self, ids: Iterable[str]) -> dict[str, Paper]:
         """The latest cached version of each of these ids that is in the cache."""
         return {r["id"]: _row_paper(r) for r in self.select_in(
-            f"""SELECT p.*, 'new' AS announce_type FROM papers p
+            f"""SELECT p.*, {_ANNOUNCED} FROM papers p
                 WHERE {_LATEST} AND p.id IN ({{marks}})""", (), list(ids))}
 
     def paper_days(self, ids: Iterable[str]) -> dict[str, str]:
@@ -83,7 +87,7 @@ class LibraryQueries(Queries):
         """Cached papers matching `sel` with their day, newest day first."""
         where, args = sel.where()
         rows = self.conn.execute(
-            f"""SELECT p.*, 'new' AS announce_type, {_DAY} AS day FROM papers p
+            f"""SELECT p.*, {_ANNOUNCED}, {_DAY} AS day FROM papers p
                 WHERE {_LATEST} AND {where} ORDER BY day DESC, p.id""", args).fetchall()
         return [(_row_paper(r), r["day"]) for r in rows]
 
@@ -162,7 +166,7 @@ class LibraryQueries(Queries):
                            {held} AS held
                     FROM paper_fts WHERE paper_fts MATCH ? AND paper_fts.rowid >= ? {only}
                     {per_match} AND held >= ? ORDER BY held DESC, rank LIMIT ?)
-                SELECT p.*, 'new' AS announce_type, {_DAY} AS day, {score} AS relevance,
+                SELECT p.*, {_ANNOUNCED}, {_DAY} AS day, {score} AS relevance,
                        top.doc AS doc, top.rank AS rank
                 FROM top JOIN fts_docs d ON d.doc = top.doc
                 JOIN papers p ON p.id = d.id AND {_LATEST} ORDER BY top.held DESC, top.rank""",

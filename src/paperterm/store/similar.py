@@ -97,7 +97,7 @@ class SimilarQueries(Queries):
         return out
 
     def _hits(self, order: list[tuple[str, float]], topic_fp: str | None, hit):  # -> list
-        from paperterm.store.library import _DAY, _LATEST
+        from paperterm.store.library import _ANNOUNCED, _DAY, _LATEST
 
         if not order:
             return []
@@ -105,7 +105,7 @@ class SimilarQueries(Queries):
                  "AND s.relevance IS NOT NULL ORDER BY s.created_at DESC LIMIT 1)"
                  if topic_fp else "NULL")
         rows = {r["id"]: r for r in self.select_in(
-            f"""SELECT p.*, 'new' AS announce_type, {_DAY} AS day, {score} AS relevance
+            f"""SELECT p.*, {_ANNOUNCED}, {_DAY} AS day, {score} AS relevance
                 FROM papers p WHERE {_LATEST} AND p.id IN ({{marks}})""",
             [topic_fp] if topic_fp else [], [i for i, _ in order])}
         return [hit(_row_paper(rows[i]), rows[i]["day"], rows[i]["abstract"][:300], rank,
