@@ -103,3 +103,18 @@ async def test_a_content_filter_refusing_abstracts_never_stops_the_day(llm, big_
     unscored = {pid for pid, s in c.by_id.items() if s.status == "unscored"}
     assert unscored == refused
     assert all("content filter" in (c.by_id[i].error or "") for i in refused)
+
+
+async def test_unusable_replies_that_their_halves_make_good_never_stop_the_day(llm, big_day,
+                                                                              topic, db):
+    # the first four fresh batches (all in flight at once) come back unusable, before any
+    # of their halves, which answer a moment later and are good: no batch failed as a whole
+    # (once, each of those replies counted at once, and the third in a row stopped the run)
+    deep = "[" * 100_000 + "]" * 100_000
+    llm.rule = lambda n, ids: (Behaviour(content=deep, completion_tokens=99)
+                               if n <= 4 and len(ids) == 25 else
+                               Behaviour(delay=0.3) if len(ids) < 25 else None)
+    c = Collector()
+    summary = await run(big_day[:200], topic, make(llm, batch_size=25, concurrency=4), db, c)
+    assert summary.halted is None and summary.stopped is None
+    assert summary.scored == 200 and len(c.by_id) == 200

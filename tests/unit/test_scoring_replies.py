@@ -64,8 +64,9 @@ async def test_schema_valid_garbage_counts_as_failures_and_stops_the_run(llm, da
     summary = await run(day[:100], topic, make(llm, concurrency=1), db, c)
     assert summary.halted is Halt.FAILURE_STREAK
     # not 20 batches x 3 rounds of paid requests: each fresh batch of five is asked once
-    # more in two halves (issue 21), and the third fresh batch failing stops the run
-    assert llm.count == 3 * FAIL_STREAK - 2
+    # more in two halves (issue 21); a batch has failed as a whole when its halves scored
+    # nothing too, and the third such batch stops the run
+    assert llm.count == 3 * FAIL_STREAK
     assert summary.scored == 0 and summary.unscored == 100 and len(c.by_id) == 100
     assert "a paid reply held no valid score" in (summary.stopped or "")
 

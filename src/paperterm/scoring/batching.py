@@ -37,10 +37,51 @@ def batches(papers: Sequence[Paper], size: int, *, context: int | None = None,
 
 
 @dataclass
+class Unusable:
+    """A fresh batch whose reply was unusable as a whole, asked again in parts: it failed as
+    a whole (one more for the failure streak) only if none of its parts scores."""
+
+    parts_left: int
+    reason: str
+    scored: bool = False
+
+
+FAIL_STREAK = 3  # fresh batches failing as a whole in a row (no success between): the rest
+# is not sent (the server is down or useless)
+
+
+class Streak:
+    """Fresh batches in a row that failed as a whole: any reply that scores ends the row; a
+    part of a batch whose reply was unusable counts for it once the last part is back."""
+
+    def __init__(self) -> None:
+        self.failed = 0
+
+    def scored(self, batch: Batch) -> None:
+        self.failed = 0
+        if batch.part_of is not None:
+            batch.part_of.scored = True
+            batch.part_of.parts_left -= 1
+
+    def failure(self, batch: Batch) -> bool:
+        """A request that gave nothing for its whole batch; True when the run must stop."""
+        whole = batch.part_of
+        if whole is not None:
+            whole.parts_left -= 1
+            if whole.parts_left > 0 or whole.scored:
+                return False
+        elif not batch.fresh:  # a re-ask says something about its papers, not the server
+            return False
+        self.failed += 1
+        return self.failed >= FAIL_STREAK
+
+
+@dataclass
 class Batch:
     papers: list[Paper]
     round: int = 0  # how far through the engine's MAX_ROUNDS (unusable as a whole: the last)
     asked: int = 0  # replies about these papers that came back without their results
+    part_of: Unusable | None = None  # a part of a fresh batch whose reply was unusable
 
     @property
     def fresh(self) -> bool:

@@ -10,7 +10,8 @@ The failure streak that stops a run counts only requests in which a fresh batch 
 asked about, nor refused, before) failed as a whole: the re-asks of a paper the model keeps
 getting wrong, or a content filter refusing some abstracts, never stop the day. A reply
 unusable as a whole (garbage, nested too deep, no score at all) is asked again once, in
-halves; then its papers end unscored with the reason.
+halves; then its papers end unscored with the reason, and the batch counts as failed only if
+no half scored (so replies that are unusable every other time never stop the day).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from typing import Any, Generic, TypeVar
 from paperterm.models import Paper
 from paperterm.scoring import slots
 from paperterm.scoring.asking import Asker, Cancel, Outcome, drop, wait_cancel
-from paperterm.scoring.batching import Batch, Flight, batches
+from paperterm.scoring.batching import FAIL_STREAK, Batch, Flight, Streak, Unusable, batches
 from paperterm.scoring.budget import Budget
 from paperterm.scoring.cache import cached_results, earlier_totals, save_answer
 from paperterm.scoring.claims import WAIT_POLL, Claims
@@ -40,8 +41,6 @@ from paperterm.scoring.types import RunSummary, ScoringError, ScoringSettings
 from paperterm.store import ScoreCache
 
 MAX_ROUNDS = 3  # times a paper may be asked about before it is given up
-FAIL_STREAK = 3  # fresh batches failing as a whole in a row (no success between): the rest
-# is not sent
 CANCEL_GRACE = 5.0  # seconds a cancelled run still waits for the answers it paid for
 SLOT_POLL = 0.05  # seconds between looks for a free slot held by another run
 
@@ -77,7 +76,7 @@ class Engine(Generic[R]):
         self.in_flight: dict[asyncio.Task[Outcome], Flight] = {}
         self.stop: Stop | None = None  # why nothing more is sent (cancel, budget, failures)
         self.fatal: Stop | None = None  # why the run ends with ScoringError
-        self.fail_streak = 0  # fresh batches in a row that failed as a whole
+        self.streak = Streak()  # fresh batches in a row that failed as a whole
 
     async def run(self) -> RunSummary:
         """Cached results, then requests for the rest. Raises ScoringError on a fatal halt
@@ -243,7 +242,7 @@ class Engine(Generic[R]):
             if not mine:
                 slots.give_back(self.slot_key)
                 continue
-            batch = Batch(mine, batch.round, batch.asked)
+            batch = Batch(mine, batch.round, batch.asked, batch.part_of)
             messages = self.task.build_messages(batch.papers)
             max_tokens = self._max_tokens(len(batch.papers))
             reserve, counted = 0.0, 0
@@ -335,13 +334,9 @@ class Engine(Generic[R]):
         self._count_failure(batch, reason)
 
     def _count_failure(self, batch: Batch, reason: str) -> None:
-        """A request that gave nothing for its whole batch: when the batch was fresh, one
-        more in a row, and enough of them stop the run (a re-ask failing says something
-        about its papers, not about the server)."""
-        if not batch.fresh:
-            return
-        self.fail_streak += 1
-        if self.fail_streak >= FAIL_STREAK:  # the server is down or useless: stop asking
+        """A request that gave nothing for its whole batch: enough fresh ones in a row stop
+        the run (`batching.Streak` says which count)."""
+        if self.streak.failure(batch):
             self._halt(Stop(Halt.FAILURE_STREAK, reason, {"streak": str(FAIL_STREAK)}))
 
     def _record(self, batch: Batch, reply: Reply) -> None:
@@ -359,11 +354,11 @@ class Engine(Generic[R]):
                     completion_tokens=reply.completion_tokens, cost=reply.cost, rows=rows,
                     day=self.day)
         self._emit(parsed.results, "scored")
+        why = f"a paid reply held no valid {self.task.noun}: {parsed.why}"
         if parsed.results:
-            self.fail_streak = 0
-        else:  # paid for, scored nothing: a failure for the stop-after-failures rule
-            self._count_failure(batch, f"a paid reply held no valid {self.task.noun}: "
-                                      f"{parsed.why}")
+            self.streak.scored(batch)
+        elif not (batch.fresh and self.stop is None):  # paid for, scored nothing: a failure
+            self._count_failure(batch, why)  # (a fresh one counts once its re-asks are back)
         missing = [p for p in batch.papers if p.id not in parsed.results]
         if not missing:
             return
@@ -371,22 +366,27 @@ class Engine(Generic[R]):
             # the run (being the last of the streak): its papers say what was wrong with it
             self._give_up(missing, f"no valid {self.task.noun} in the reply ({parsed.why})")
         elif not parsed.results and batch.fresh:  # unusable as a whole: once more, in halves
-            self._ask_again(batch, missing, parsed, last=True)
+            self._ask_again(batch, missing, parsed, last=True, why=why)
         elif parsed.broken:  # a re-ask unusable as a whole: the batch fails with the reason
             self._give_up(missing, f"unusable reply: {parsed.error}")
         else:
             self._ask_again(batch, missing, parsed)
 
     def _ask_again(self, batch: Batch, missing: list[Paper], parsed: Parsed[R],
-                   last: bool = False) -> None:
+                   last: bool = False, why: str = "") -> None:
         """Ask again about `missing`, in batches half the size (`last`: this is the last
-        time), or give them up with the reason once their rounds are used."""
+        time; `why`: a fresh batch's reply was unusable as a whole, and its parts say whether
+        it failed as a whole), or give them up with the reason once their rounds are used."""
         if batch.round + 1 < MAX_ROUNDS:
             size = max(1, math.ceil(len(batch.papers) / 2))
             chunks = [missing[i : i + size] for i in range(0, len(missing), size)]
             again = MAX_ROUNDS - 1 if last else batch.round + 1
-            self.pending.extendleft(Batch(c, again, batch.asked + 1) for c in reversed(chunks))
+            whole = Unusable(len(chunks), why) if why else batch.part_of
+            self.pending.extendleft(Batch(c, again, batch.asked + 1, whole)
+                                    for c in reversed(chunks))
             return
+        if why:  # no round left to ask again: the fresh batch failed as a whole now
+            self._count_failure(batch, why)
         for p in missing:
             why = parsed.rejected.get(p.id) or parsed.error or "missing from the reply"
             self._give_up([p], f"no valid {self.task.noun} after {batch.asked + 1} "
