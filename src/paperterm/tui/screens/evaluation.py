@@ -34,7 +34,7 @@ class EvaluationScreen(ModalScreen[None]):
     #evaluation-box { width: 100; max-width: 100%; height: auto; max-height: 90%;
                       border: round $primary; background: $surface; padding: 0 1; }
     #evaluation-title { text-style: bold; margin-bottom: 1; }
-    #evaluation-foot { color: $text-muted; margin-top: 1; }
+    #evaluation-foot { color: $pt-muted; margin-top: 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q", "close", "Close", id="evaluation_close"),
