@@ -48,7 +48,8 @@ class HelpScreen(ModalScreen[None]):
                 Text(
                     "Remap in the config file:  [keys]  star = \"*\"  (several keys: \"a,b\").\n"
                     "Marks:  • unseen  ✗ not interested  ★ starred  ✓ saved to .bib  + marked.   "
-                    "Scores:  … queued  ! failed (reason in the preview).   j/k scroll, g/G start/end, esc closes."
+                    "Scores:  … queued  ! failed (reason in the preview).   "
+                    "j/k scroll, g/G start/end, esc closes."
                 ),
                 id="help-foot",
             )
