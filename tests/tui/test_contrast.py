@@ -122,7 +122,7 @@ DIALOGS = [  # (keys that open it, text it shows once open); no keys: the evalua
 ]
 
 
-@pytest.mark.parametrize("theme", OURS)
+@pytest.mark.parametrize("theme", THEMES)
 @pytest.mark.parametrize(("keys", "shown"), DIALOGS,
                          ids=[k[0] if k else "evaluation" for k, _ in DIALOGS])
 async def test_every_letter_of_the_dialogs_reads(make_session, make_app, until, theme,
@@ -146,7 +146,7 @@ async def test_every_letter_of_the_dialogs_reads(make_session, make_app, until, 
             app.screen.query(Checkbox).first().value = True
             await pilot.pause()
             _check(app, "filter panel, a box checked", failures)
-            xs = {seg.style.color for line in screen_lines(app) for seg in line
-                  if seg.text == "X" and seg.style}
+            xs = {shown_colours(seg.style, "truecolor") for line in screen_lines(app)
+                  for seg in line if seg.text == "X" and seg.style}
             assert len(xs) >= 2, xs
     assert not failures, "\n".join(failures)
