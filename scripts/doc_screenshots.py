@@ -1,5 +1,5 @@
-"""SVG snapshots of the reader for the docs: the light theme's day list and a quick triage
-card, on the example announcement (examples/arxiv-2026-02-25.xml), offline, in a fresh
+"""SVG snapshots of the reader for the docs: the dark theme's day list (the README's front
+page), the light theme's day list and a quick triage card, on the example announcement (examples/arxiv-2026-02-25.xml), offline, in a fresh
 temporary database, with the keyword ranking (no embedding model: the same picture on every
 machine).
 
@@ -53,6 +53,8 @@ async def _shoot(theme: str, keys: list[str], out: Path, title: str) -> None:
 def main(argv: list[str]) -> int:
     out_dir = Path(argv[0]) if argv else ROOT / "docs" / "img"
     out_dir.mkdir(parents=True, exist_ok=True)
+    asyncio.run(_shoot("paperterm-dark", ["j", "j", "asterisk", "j"], out_dir / "reader.svg",
+                       "paperterm: the day list"))
     asyncio.run(_shoot("paperterm-light", ["j", "j", "asterisk", "j"], out_dir / "light.svg",
                        "paperterm: the day list, paperterm-light"))
     asyncio.run(_shoot("paperterm-dark", ["v", "asterisk"], out_dir / "card.svg",

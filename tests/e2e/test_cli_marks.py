@@ -113,3 +113,16 @@ def test_a_whole_day_export_never_takes_the_sample_day_standing_in(run_cli, tmp_
     asked = run_cli("export", "--sample", "--all", "-o", str(bib))
     assert asked.returncode == 0, asked.stderr
     assert bib.read_text(encoding="utf-8").count("@misc{") > 100
+
+
+def test_a_star_moved_to_another_topic_says_so(run_cli, cached, isolated_home):
+    """`star --topic agents` on a paper starred under moe silently moved its star (moe's
+    ranking lost the example)."""
+    a = cached[0].id
+    assert run_cli("star", "--topic", "moe", a).returncode == 0
+    proc = run_cli("star", "--topic", "agents", a)
+    assert proc.returncode == 0, proc.stderr
+    assert "starred under topic agents (was moe)" in proc.stderr
+    assert examples(isolated_home.db, "agents") == {a: "starred"}
+    again = run_cli("star", "--topic", "agents", a)
+    assert "(was" not in again.stderr

@@ -154,6 +154,10 @@ async def test_help_scrolls_with_jk_and_its_scrollbar_covers_no_key(make_session
         await until(pilot, lambda: box.scroll_y == 3)
         await pilot.press("k")
         await until(pilot, lambda: box.scroll_y == 2)
+        await pilot.press("G")  # to the end and back, as in the list
+        await until(pilot, lambda: box.scroll_y == box.max_scroll_y > 3)
+        await pilot.press("g")
+        await until(pilot, lambda: box.scroll_y == 0)
 
 
 async def test_help_lists_every_binding_and_closes(make_session, make_app, size, until):

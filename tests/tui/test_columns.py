@@ -1,5 +1,6 @@
 """The list's columns give the title the width (issue 10, item 12): no empty novelty column,
-short type and marks, categories never cut mid-name, the title at least 45% of 80 columns."""
+short type and marks, categories never cut mid-name (whole, or their archive and "…"), the
+title at least 45% of 80 columns."""
 
 from __future__ import annotations
 
@@ -51,9 +52,9 @@ async def test_local_scores_show_no_novelty_column_and_full_categories(make_sess
         p.table.move_to(row)
         await pilot.pause()
         y = row - int(p.table.scroll_y)
-        if "cat" in cols:  # too long for the column: its archive, a whole word
+        if "cat" in cols:  # too long for the column: its archive, a whole word, and "…"
             x, w = cols["cat"]
-            assert p.row(y)[x:x + w].strip() == "physics"
+            assert p.row(y)[x:x + w].strip() == "physics…"
             assert w <= CAT_MAX  # one long name does not widen the column for all
         assert "physics.com…" not in p.row(y)
         assert "physics.comp-ph" in p.meta()  # in full in the preview
@@ -87,10 +88,11 @@ async def test_footer_keys_that_do_not_fit_whole_are_hidden(make_session, make_a
         assert all(k.display for k in app.screen.query(FooterKey) if k.action != "app.undo")
 
 
-def test_a_long_category_shows_as_its_archive_never_cut():
-    assert category_label("cs.LG") == "cs.LG" and category_label("astro-ph") == "astro-ph"
-    assert category_label("cond-mat.mtrl-sci") == "cond-mat"
-    assert category_label("physics.comp-ph") == "physics"
+def test_a_long_category_shows_whole_or_as_its_archive_with_an_ellipsis():
+    assert category_label("cs.LG", 9) == "cs.LG" and category_label("astro-ph", 9) == "astro-ph"
+    assert category_label("cond-mat.mtrl-sci", 17) == "cond-mat.mtrl-sci"
+    assert category_label("cond-mat.mtrl-sci", 10) == "cond-mat…"
+    assert category_label("physics.comp-ph", 8) == "physics…"
 
 
 async def test_the_footer_is_rebuilt_only_when_its_keys_change(make_session, make_app, probe,
@@ -112,3 +114,34 @@ async def test_the_footer_is_rebuilt_only_when_its_keys_change(make_session, mak
         await pilot.press("escape")
         await until(pilot, lambda: [k.description for k in app.screen.query(FooterKey)]
                     == [k.description for k in before])
+
+
+async def test_long_categories_show_whole_or_with_an_ellipsis_and_sorting_marks_the_column(
+        make_session, make_app, probe, example_papers):
+    """Sorted by category at 100 and 200 columns, "astro-ph.IM" showed as "astro-ph" and
+    "cond-mat.mtrl-sci" as "cond-mat", with no "…": two categories read as one."""
+    papers = list(example_papers)
+    for i, name in enumerate(("astro-ph.IM", "cond-mat.mtrl-sci", "astro-ph.CO")):
+        papers[i] = replace(papers[i], primary_category=name, categories=(name,))
+    app = make_app(make_session(papers))
+    async with app.run_test(size=(100, 30)) as pilot:
+        p = probe(app)
+        for _ in range(10):
+            if p.day.query_one("#columns").sort_key == "category":
+                break
+            await pilot.press("s")
+            await pilot.pause()
+        assert p.day.query_one("#columns").sort_key == "category"
+        for size in (100, 200):
+            await pilot.resize_terminal(size, 30)
+            await pilot.pause()
+            cols = {c.key: (x, w) for c, x, w in p.table.columns()}
+            x, w = cols["cat"]
+            header = p.columns()
+            assert header[x:x + w].rstrip()[-1] in "▲▼", (size, header[x:x + w])
+            shown = {p.row(y)[x:x + w].strip() for y in range(len(p.table.entries))}
+            if size == 200:
+                assert {"astro-ph.IM", "astro-ph.CO", "cond-mat.mtrl-sci"} <= shown
+            else:
+                assert "astro-ph" not in shown and "cond-mat" not in shown, shown
+                assert {"astro-ph.IM", "astro-ph.CO"} <= shown or "astro-ph…" in shown

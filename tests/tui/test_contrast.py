@@ -1,6 +1,7 @@
 """Readable in every theme (issue 22): every letter and digit the reader draws (the list, the
 cursor row, marked and starred rows, the preview, the footer, a notice, the search highlight,
-the zoomed preview, the quick triage card, the help dialog) reads
+the zoomed preview, the quick triage card, the help dialog, the filter panel, the topic
+picker, the command palette, the search and Starred screens, the evaluation) reads
 at 4.5:1 or better against its background, in every theme `paperterm themes` lists, in
 truecolor and in 256 colours. Measured on the rendered screen, cell by cell
 (tests/support/contrast.py), not on the palette."""
@@ -11,8 +12,10 @@ from dataclasses import replace
 
 import pytest
 from support.contrast import MODES, contrast, measure, report, screen_lines, shown_colours
+from textual.widgets import Checkbox
 
 from paperterm.theming import list_themes
+from paperterm.tui.screens.evaluation import EvaluationScreen
 from paperterm.tui.themes import builtin_theme_names
 
 THEMES = [name for name, _ in list_themes(None)] + [
@@ -106,3 +109,44 @@ async def test_marked_rows_and_the_blurred_cursor_show_in_256_colours(make_sessi
 
         plain = background(2)
         assert background(0) != plain and background(1) != plain, theme
+
+
+
+DIALOGS = [  # (keys that open it, text it shows once open); no keys: the evaluation screen
+    (("f",), "Filter"),
+    (("t",), "Relevant:"),
+    (("ctrl+p",), "key:"),
+    (("F",), "Search"),
+    (("L",), "Starred"),
+    ((), "esc closes"),
+]
+
+
+@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize(("keys", "shown"), DIALOGS,
+                         ids=[k[0] if k else "evaluation" for k, _ in DIALOGS])
+async def test_every_letter_of_the_dialogs_reads(make_session, make_app, until, theme,
+                                                  keys, shown):
+    """The filter panel (its checkboxes, the lists' titles, the placeholder, the buttons),
+    the topic picker, the command palette, the search and Starred screens, the evaluation:
+    4.5:1 too (the filter panel had 49 cells under it, its unchecked X at 1.4:1)."""
+    session = replace(make_session(), theme=theme)
+    app = make_app(session)
+    failures: list[str] = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        if keys:
+            await pilot.press(*keys)
+        else:
+            await app.push_screen(EvaluationScreen(session))
+        await until(pilot, lambda: _text_on_screen(app, shown))
+        await pilot.pause()
+        _check(app, f"dialog {shown}", failures)
+        if keys == ("f",):  # an unchecked X still looks unlike a checked one
+            app.screen.query(Checkbox).first().value = True
+            await pilot.pause()
+            _check(app, "filter panel, a box checked", failures)
+            xs = {shown_colours(seg.style, "truecolor") for line in screen_lines(app)
+                  for seg in line if seg.text == "X" and seg.style}
+            assert len(xs) >= 2, xs
+    assert not failures, "\n".join(failures)

@@ -159,3 +159,26 @@ async def test_typing_a_filter_marks_no_paper_seen_that_only_flashed_by(make_ses
         assert flashed  # the cursor went over other papers while the word was typed
         seen = {e.id for e in p.day.entries if e.seen}
         assert seen <= {first.id, rested.id}, seen & flashed
+
+
+async def test_star_of_another_topic_says_which_topic_it_was_under(make_session, make_app,
+                                                                  probe, size, until):
+    """`*` on a paper starred under another topic took the star (and that topic's example)
+    away without a word."""
+    from paperterm.services.marks import MarksService
+    from paperterm.store import Store
+
+    session = make_session()
+    app = make_app(session)
+    async with app.run_test(size=size) as pilot:
+        p = probe(app)
+        first = p.current
+        other = "moe" if session.topic.name != "moe" else "agents"
+        store = Store.open(session.db_path)
+        try:
+            MarksService(store, other).star([first.id])
+        finally:
+            store.close()
+        await pilot.press("asterisk")  # the list did not know: starred here, moved here
+        topic = session.topic.name
+        await until(pilot, lambda: p.said(f"Starred under topic {topic} (was {other})"))

@@ -57,4 +57,6 @@ async def test_without_labels_it_says_how_to_get_some(make_session, make_app, si
         screen = app.screen
         assert isinstance(screen, EvaluationScreen)
         await until(pilot, lambda: screen.lines != [], seconds=30)
-        assert "paperterm star" in screen.lines[0] and "learn" in screen.lines[0]
+        said = screen.lines[0]  # what to do in the reader, not "run `paperterm eval` again"
+        assert "star the papers you want with *" in said and "ctrl+p" in said
+        assert "paperterm eval" not in said

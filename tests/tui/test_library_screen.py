@@ -214,3 +214,31 @@ async def test_a_star_given_in_search_ranks_the_day_again_and_marks_it_seen(
         await until(pilot, lambda: target.fine != before, seconds=30)
         assert target.fine > before
         assert target.starred and target.seen
+
+
+async def test_search_at_80x24_gives_the_results_room_and_star_and_unstar_say_so(
+        make_session, make_app, until):
+    """At 80x24 the search screen showed 3 result rows over a 14-line detail pane with blank
+    lines; `*` in the library said nothing when it unstarred."""
+    session = make_session()
+    store = Store.open(session.db_path)
+    store.papers.save_day("cs.AI+cs.LG", session.day.day, session.day.papers, source="feed")
+    store.close()
+    app = make_app(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("F", *"model")
+        screen = app.screen
+        assert isinstance(screen, LibraryScreen)
+        await until(pilot, lambda: len(screen.hits) >= 10)
+        await pilot.pause()
+        results = screen.query_one("#library-results")
+        detail = screen.query_one("#library-detail")
+        assert results.region.height >= 6, (results.region, detail.region)
+        assert detail.region.height <= 24 * 45 // 100 + 1
+        await pilot.press("enter", "asterisk")
+        pid = screen.current.paper.id
+        await until(pilot, lambda: pid in app.store.marks.starred_ids())
+        await until(pilot, lambda: any(m.startswith("Starred under topic") for m, _ in app.said))
+        await pilot.press("asterisk")
+        await until(pilot, lambda: pid not in app.store.marks.starred_ids())
+        await until(pilot, lambda: any(m.startswith("Unstarred") for m, _ in app.said))

@@ -114,3 +114,19 @@ def test_since_fetches_the_missing_days(store, monkeypatch, fake_arxiv):
     assert paths == ["api", "rss"]  # Monday from the API, today from the RSS feed
     assert set(day.paper_days.values()) == {"2026-03-02"}
     assert loads_without_network(req, store)  # nothing is missing any more
+
+
+@pytest.mark.parametrize("offline", [False, True])
+def test_since_with_nothing_in_the_window_says_so_plainly(store, monkeypatch, fake_arxiv,
+                                                          offline):
+    """The week view with arXiv down said "…showing the most recent cached day, 2026-02-27"
+    and "No cached papers since 2026-03-02" over an empty list: one contradicted the other."""
+    monkeypatch.setenv("PAPERTERM_TODAY", TODAY.isoformat())
+    fake_arxiv.route("/api/", Reply(status=503))
+    fake_arxiv.route("/rss/", Reply(status=503))
+    day = load_day(_req(since=date(2026, 3, 2), offline=offline), store)
+    assert day.papers == []
+    said = " ".join(day.notices)
+    assert "showing" not in said, said
+    assert ("No cached papers since 2026-03-02; the most recent cached day is 2026-02-27"
+            in said), said

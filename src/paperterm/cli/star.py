@@ -18,7 +18,9 @@ def run(opts: Options) -> int:
         papers = cached_by_ids(marks.store.library, opts.ids)
         starred = opts.command == "star"
         ids = [p.id for p in papers]
+        moved: dict[str, str] = {}
         if starred:  # as in the reader: a paper starred is a paper seen
+            moved = marks.starred_elsewhere(ids)
             marks.star(ids)
             marks.mark_seen(ids)
         else:
@@ -29,6 +31,7 @@ def run(opts: Options) -> int:
     for p in papers:
         print(f"{verb} {p.id}  {p.title}")
     if starred and papers:
-        print(f"note: starred under topic {marks.topic} (what its ranking learns from)",
+        was = f" (was {', '.join(sorted(set(moved.values())))})" if moved else ""
+        print(f"note: starred under topic {marks.topic}{was} (what its ranking learns from)",
               file=sys.stderr)
     return EXIT_OK

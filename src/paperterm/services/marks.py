@@ -224,6 +224,13 @@ class MarksService:
                        lambda: self._set_stars(restore))
         return changes
 
+    def starred_elsewhere(self, ids: Sequence[str]) -> dict[str, str]:
+        """The papers among `ids` starred under another topic than the service's: the topic
+        each is starred under (a star given here moves to this topic; say so)."""
+        states = self.store.marks.states(list(dict.fromkeys(ids)))
+        return {pid: st.star_topic for pid, st in states.items()
+                if st.starred and st.star_topic and st.star_topic != self._topic}
+
     def star(self, ids: Sequence[str]) -> list[MarkChange]:
         """Star these papers under the service's topic (the reading list is one for every
         topic; the star teaches this topic only). Undoable."""

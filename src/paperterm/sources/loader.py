@@ -385,8 +385,11 @@ def _since(req: LoadRequest, store: Store) -> Day:
     notices = _fill_days(req, store)
     found = store.papers.announced_since(req.since)
     days = sorted({d for _, d in found})
-    if not found:
-        notices.append(f"No cached papers since {req.since.isoformat()}.")
+    if not found:  # nothing to show: say where the papers are instead
+        latest = store.papers.latest_day(req.feed_key)
+        where = (f"; the most recent cached day is {latest.isoformat()} (open it with "
+                 f"--date {latest.isoformat()}, or D in the reader)" if latest else "")
+        notices.append(f"No cached papers since {req.since.isoformat()}{where}.")
     label = f"since {req.since.isoformat()} ({len(days)} days)"
     return Day([p for p, _ in found], label, None, "cache", notices=notices,
                paper_days={p.id: d for p, d in found})
@@ -409,7 +412,9 @@ def _fill_days(req: LoadRequest, store: Store) -> list[str]:
         got = _today(one, store) if d == today else _past_day(one, store)
         if d in daynav.missing_days(store.papers, req.feed_key, d, d):  # fell back: network down
             why = got.notices[0] if got.notices else "no answer"
-            notices.append(f"could not fetch {d.isoformat()}: {why}")
+            # the day it fell back to is not what this view shows: only why it failed
+            why = why.split(": showing ", 1)[0].rstrip(".")
+            notices.append(f"could not fetch {d.isoformat()}: {why}.")
             break
     if len(missing) > daynav.MAX_FILL:
         notices.append(f"{len(missing) - daynav.MAX_FILL} older day(s) are not cached: open "

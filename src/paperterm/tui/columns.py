@@ -1,6 +1,6 @@
 """The paper list's columns: which show, how wide, where. The title gets the width: no
-empty novelty column, short type and marks, the category as wide as its longest name (never
-cut mid-name), the title at least 45% of the width."""
+empty novelty column, short type and marks, the category as wide as its longest name (on a
+narrow screen a long one shows as its archive and "…"), the title at least 45% of the width."""
 
 from __future__ import annotations
 
@@ -46,35 +46,48 @@ TYPE_SHORT = {"new": "n", "cross": "x", "replace": "r", "replace-cross": "rx"}
 @dataclass(frozen=True)
 class Shape:
     """What the papers shown need: a novelty column (only if some paper has, or will get, a
-    novelty score), a category column as wide as the longest category name, the Signal
+    novelty score), a category column as wide as the longest category name (or, where the
+    title needs the room, as its longest archive with "…": `cat_narrow`), the Signal
     column (enrichment cached for the day) and the day column (a view of several days)."""
 
     novelty: bool = True
     cat_width: int = 9
+    cat_narrow: int | None = None  # None: as cat_width
     signals: bool = False
     days: bool = False
     revised: bool = False  # a kept paper revised: the mark column shows "v1→v2" too
 
 
-CAT_MAX = 10  # a longer category shows as its archive ("cond-mat.mtrl-sci" -> "cond-mat")
+CAT_MAX = 10  # on a narrow screen a longer category shows as "cond-mat…"
 
 
-def category_label(name: str) -> str:
-    """The category as the column shows it: whole, or, when longer than CAT_MAX, its
-    archive (the whole part before the dot), so one long name never widens the column for
-    every paper and no name is cut mid-word; the preview shows it in full."""
-    if cell_len(name) <= CAT_MAX:
+def category_label(name: str, width: int) -> str:
+    """The category in `width` cells: whole when it fits, else its archive (the part before
+    the dot) and "…", never a name silently shortened ("astro-ph.IM" is not "astro-ph");
+    the preview shows it in full."""
+    if cell_len(name) <= width:
         return name
-    return name.split(".", 1)[0]
+    archive = name.split(".", 1)[0]
+    if archive != name and cell_len(archive) + 1 <= width:
+        return archive + "…"
+    return fit(name, width)
+
+
+def _narrow(name: str) -> int:
+    """The fewest cells `category_label` shows `name` in without cutting a word."""
+    if cell_len(name) <= CAT_MAX or "." not in name:
+        return cell_len(name)
+    return cell_len(name.split(".", 1)[0]) + 1
 
 
 def shape_of(entries: Sequence[Entry], signals: bool = False, days: bool = False) -> Shape:
     novelty = any(e.novelty is not None or e.status in ("queued", "failed") for e in entries)
-    longest = max((cell_len(category_label(e.paper.primary_category)) for e in entries),
-                  default=3)
+    names = {e.paper.primary_category for e in entries}
+    longest = max((cell_len(n) for n in names), default=3)
+    narrow = max((_narrow(n) for n in names), default=3)
     revised = any(e.revision is not None for e in entries)
-    return Shape(novelty=novelty, cat_width=max(3, longest), signals=signals, days=days,
-                 revised=revised)
+    return Shape(novelty=novelty, cat_width=max(3, longest), cat_narrow=max(3, narrow),
+                 signals=signals, days=days, revised=revised)
 
 
 def layout(width: int, shape: Shape = Shape()) -> list[tuple[Column, int, int]]:
@@ -84,12 +97,16 @@ def layout(width: int, shape: Shape = Shape()) -> list[tuple[Column, int, int]]:
                                  ("day", shape.days)) if not shown}
     active = [c for c in COLUMNS if c.key not in hidden]
 
+    cat = shape.cat_width
+
     def fixed_width(c: Column) -> int:
         if c.key == "marks" and shape.revised:
             return (c.width or 0) + REVISED_WIDTH
-        return shape.cat_width if c.key == "cat" else c.width or 0
+        return cat if c.key == "cat" else c.width or 0
 
-    for victim in (*DROP_ORDER, None):
+    narrow = shape.cat_narrow if shape.cat_narrow is not None else cat
+    steps = ("narrow-cat",) if narrow < cat else ()
+    for victim in (*steps, *DROP_ORDER, None):
         fixed = sum(fixed_width(c) for c in active if c.key != "author")
         room = width - fixed - GAP * (len(active) + 1)
         author = next((c for c in active if c.key == "author"), None)
@@ -98,6 +115,9 @@ def layout(width: int, shape: Shape = Shape()) -> list[tuple[Column, int, int]]:
         title = room - author_w
         if title >= want or victim is None:
             break
+        if victim == "narrow-cat":  # long categories as "cond-mat…" before a column goes
+            cat = narrow
+            continue
         active = [c for c in active if c.key != victim]
     title = max(MIN_TITLE, title)
     out = []

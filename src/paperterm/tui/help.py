@@ -31,6 +31,8 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,question_mark", "dismiss", "Close", id="help_close"),
         Binding("j", "scroll_help(1)", "Down", show=False),
         Binding("k", "scroll_help(-1)", "Up", show=False),
+        Binding("G,end", "scroll_end_help", "End", show=False),
+        Binding("g,home", "scroll_start_help", "Start", show=False),
     ]
 
     def __init__(self, keymap: dict[str, str]) -> None:
@@ -46,7 +48,8 @@ class HelpScreen(ModalScreen[None]):
                 Text(
                     "Remap in the config file:  [keys]  star = \"*\"  (several keys: \"a,b\").\n"
                     "Marks:  • unseen  ✗ not interested  ★ starred  ✓ saved to .bib  + marked.   "
-                    "Scores:  … queued  ! failed (reason in the preview).   j/k scroll, esc closes."
+                    "Scores:  … queued  ! failed (reason in the preview).   "
+                    "j/k scroll, g/G start/end, esc closes."
                 ),
                 id="help-foot",
             )
@@ -55,6 +58,14 @@ class HelpScreen(ModalScreen[None]):
         """j/k scroll the keys, as they move in the list."""
         box = self.query_one("#help-box", VerticalScroll)
         box.scroll_relative(y=lines, animate=False)
+
+    def action_scroll_end_help(self) -> None:
+        """G: to the last key, as in the list."""
+        self.query_one("#help-box", VerticalScroll).scroll_end(animate=False)
+
+    def action_scroll_start_help(self) -> None:
+        """g: back to the first key."""
+        self.query_one("#help-box", VerticalScroll).scroll_home(animate=False)
 
     async def action_dismiss(self, result: None = None) -> None:
         if self.is_active:  # a second close key queued behind the first closes nothing

@@ -266,6 +266,8 @@ class PaperTable(ScrollView, can_focus=True):
             text, style = self._cell(col.key, e, title, author, st)
             if plain or (tinted and style is st["dim"]):
                 style = None
+            if col.key == "cat":
+                text = category_label(text, w)
             if col.right:
                 text = text.rjust(w)
             segments.append(Segment(fit(text, w), row + style if style else row))
@@ -298,7 +300,7 @@ class PaperTable(ScrollView, can_focus=True):
         if key == "author":
             return author, st["dim"]
         if key == "cat":
-            return category_label(e.paper.primary_category), st["dim"]
+            return e.paper.primary_category, st["dim"]
         if key == "day":
             return e.day[5:], st["dim"]
         if key == "type":

@@ -65,7 +65,8 @@ def score_defaults(theme: Theme) -> dict[str, str]:
         return {name: plain for name in (
             "score-high", "score-mid", "score-low", "pt-text", "pt-muted", "pt-accent",
             "pt-star", "pt-saved", "pt-error", "cursor-background", "cursor-foreground",
-            "pt-blurred", "pt-marked")
+            "pt-blurred", "pt-marked", "pt-placeholder", "pt-unchecked", "pt-on-primary",
+            "pt-primary-button")
         } | {"cursor-text-style": "bold reverse"}
     foreground = theme.foreground or "ansi_default"
     return {
@@ -77,6 +78,10 @@ def score_defaults(theme: Theme) -> dict[str, str]:
         "score-low": "#808080",
         "pt-text": foreground,
         "pt-muted": foreground,
+        "pt-placeholder": foreground,
+        "pt-unchecked": foreground,
+        "pt-on-primary": theme.background or foreground,
+        "pt-primary-button": theme.primary,
         "pt-accent": theme.accent or foreground,
         "pt-star": theme.warning or "yellow",
         "pt-saved": theme.success or "green",
@@ -146,6 +151,18 @@ def cursor_colours(base: Color, primary: Color, foreground: Color,
     return fallback
 
 
+def on_colour(colour: Color, *texts: Color) -> tuple[Color, Color]:
+    """(background, text) for a label on `colour` (a primary button): the first of `texts`,
+    white or black that reads on it, else on `colour` darkened or lightened the least."""
+    for shift in (0.0, 0.1, 0.2, 0.3, 0.4, 0.5):
+        for toward in (_BLACK, _WHITE):
+            bg = colour.blend(toward, shift)
+            for fg in (*texts, _WHITE, _BLACK):
+                if readable(fg, bg):
+                    return bg, fg
+    return _BLACK, _WHITE
+
+
 def readable_on(fg: Color, backgrounds: Sequence[Color]) -> Color:
     """`fg`, or the least change of it towards white or black (whichever the first
     background contrasts more with) that reads on every one of `backgrounds`."""
@@ -208,8 +225,9 @@ def _work_out_readable(variables: dict[str, str], dark: bool) -> dict[str, str]:
     """The theme's text colours made to read at MIN_CONTRAST, in truecolor and in 256
     colours, on the backgrounds they are drawn on; added variables for the reader's own
     parts: `pt-text`, `pt-muted` (quieter, never brighter than the text), `pt-star`,
-    `pt-saved`, `pt-error`, `pt-accent`, the cursor row's colours. A theme of terminal
-    (ANSI) colours is left as it is."""
+    `pt-saved`, `pt-error`, `pt-accent`, `pt-placeholder`, `pt-unchecked`, `pt-on-primary`
+    on `pt-primary-button`, the cursor row's colours. A theme of terminal (ANSI) colours
+    is left as it is."""
     get = variables.get
     background, surface, panel = (_parse(get(k)) for k in ("background", "surface", "panel"))
     foreground, primary, accent = (_parse(get(k)) for k in ("foreground", "primary", "accent"))
@@ -230,6 +248,14 @@ def _work_out_readable(variables: dict[str, str], dark: bool) -> dict[str, str]:
     # quiet cells of plain rows, the column titles, the preview (a marked row or the cursor
     # draws them in the text colour: its tint is light enough in 256 colours to need it)
     out["pt-muted"] = muted_on(out["pt-text"], [background, surface])
+    # dialogs: an input's placeholder (on the input, tinted when focused), an unchecked
+    # box's X (quiet, yet readable: a checked one is in the success colour), a button's
+    # label on the primary colour
+    tinted = [surface, surface.blend(foreground, 0.05), panel, panel.blend(foreground, 0.05),
+              background, *filter(None, [_parse(get("panel-darken-1"))])]
+    out["pt-placeholder"] = muted_on(out["pt-text"], tinted)
+    out["pt-unchecked"] = muted_on(out["pt-text"], [panel, *tinted])
+    out["pt-primary-button"], out["pt-on-primary"] = on_colour(primary, foreground, background)
     for name, source in (("score-high", "score-high"), ("score-mid", "score-mid"),
                          ("score-low", "score-low"), ("pt-star", "warning"),
                          ("pt-saved", "success"), ("pt-error", "error")):

@@ -26,6 +26,12 @@ if TYPE_CHECKING:
 TITLE = "Evaluate ranking: how each scorer ranks your picks"
 
 
+NO_LABELS = ("No labels to evaluate against yet for topic {topic!r}: star the papers you want "
+             "with * (in the day list, the search screen F or quick triage v), then open "
+             "Evaluate ranking again (ctrl+p). From a shell, `paperterm learn --topic {topic}` "
+             "brings in the papers you keep.")
+
+
 class EvaluationScreen(ModalScreen[None]):
     """The evaluation of the session's topic: "working" first, then the table."""
 
@@ -34,7 +40,7 @@ class EvaluationScreen(ModalScreen[None]):
     #evaluation-box { width: 100; max-width: 100%; height: auto; max-height: 90%;
                       border: round $primary; background: $surface; padding: 0 1; }
     #evaluation-title { text-style: bold; margin-bottom: 1; }
-    #evaluation-foot { color: $text-muted; margin-top: 1; }
+    #evaluation-foot { color: $pt-muted; margin-top: 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q", "close", "Close", id="evaluation_close"),
@@ -74,7 +80,8 @@ class EvaluationScreen(ModalScreen[None]):
                 result = evaluation.evaluate(store, self._request(), self.session.topic)
             finally:
                 store.close()
-            lines = evaluation.table(result)
+            lines = (evaluation.table(result) if result.labelled
+                     else [NO_LABELS.format(topic=self.session.topic.name)])
         except Exception as exc:  # never a traceback in the reader
             lines = [f"No evaluation: {type(exc).__name__}: {exc}"]
         post(self, EvaluationReady(current_job(), lines))

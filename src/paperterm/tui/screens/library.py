@@ -21,6 +21,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, Label, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
+from paperterm.hygiene import cut
 from paperterm.services.marks import MarkChange
 from paperterm.store import SearchHit
 from paperterm.store.fts import HIT_CLOSE, HIT_OPEN
@@ -239,11 +240,17 @@ class LibraryScreen(Screen[None]):
         if h is None:
             return
         marks, pid = self.reader.marks, h.paper.id
+        other = marks.starred_elsewhere([pid]).get(pid)
+        was = f" (it was starred under topic {other})" if other else ""
+        title = cut(h.paper.title, 60)
         if pid in self.starred:  # as the row shows it
             marks.unstar([pid])
+            self.reader.say(f"Unstarred{was}: {title}", "information")
         else:
             marks.star([pid])
             marks.mark_seen([pid])  # as a star in the day list does
+            self.reader.say(f"Starred under topic {marks.topic}"
+                            f"{f' (was {other})' if other else ''}: {title}", "information")
 
     def _options(self) -> BibOptions:
         s = self.reader.session

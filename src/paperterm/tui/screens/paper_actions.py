@@ -43,9 +43,15 @@ class PaperActions(DayController):
             return
         marks = self.view.reader.marks  # it publishes the change to every open day
         starred = not e.starred  # as the row shows it
+        other = marks.starred_elsewhere([e.id]).get(e.id)  # a star given under another topic
         (marks.star if starred else marks.unstar)([e.id])
         if starred:
             self.triage.mark_seen([e])
+        if other:  # say which topic's ranking loses it (and, starred here, gains it)
+            title = cut(e.paper.title, 60)
+            self._say(f"Starred under topic {marks.topic} (was {other}): {title}" if starred
+                      else f"Unstarred (it was starred under topic {other}): {title}",
+                      timeout=4)
 
     def not_interested(self, entry: Entry | None = None) -> None:
         """Tell the local ranking this paper (`entry`, else the one under the cursor) is not
