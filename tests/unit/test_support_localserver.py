@@ -26,8 +26,14 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
 
+_BEFORE: set[threading.Thread] = set()  # threads an earlier test left (not this server's)
+
+
 def _request_threads() -> list[threading.Thread]:
-    return [t for t in threading.enumerate() if "process_request" in t.name]
+    """This test's server's request threads (a lingering thread of another test's server in
+    the same worker never counts: waiting for it to end made this test flaky under load)."""
+    return [t for t in threading.enumerate() if "process_request" in t.name
+            and t not in _BEFORE]
 
 
 def reset_connection(port: int) -> None:
@@ -39,6 +45,8 @@ def reset_connection(port: int) -> None:
 
 @pytest.fixture
 def server():  # type: ignore[no-untyped-def]
+    _BEFORE.clear()
+    _BEFORE.update(threading.enumerate())
     srv = LocalServer(Handler)
     srv.serve_in_thread()
     yield srv
