@@ -113,7 +113,8 @@ def _run_until_killed(home: Path, start: int,
     def read() -> None:
         assert proc.stdout is not None
         for line in proc.stdout:
-            if line.startswith("ACK "):
+            # a line the kill cut short (no newline yet) acknowledges nothing
+            if line.startswith("ACK ") and line.endswith("\n") and len(line.split()) > 1:
                 acks.append(line.split()[1:])
 
     reader = threading.Thread(target=read, daemon=True)
