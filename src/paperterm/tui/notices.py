@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.widgets import Static
 
+from paperterm.hygiene import cut
 from paperterm.tui.text import one_line
 
 _MARK = {"error": "! ", "warning": "⚠ "}
@@ -26,15 +27,17 @@ class Notice:
 _RANK = {"error": 2, "warning": 1}
 
 
-def notice_text(live: list[Notice]) -> Text:
+def notice_text(live: list[Notice], width: int | None = None) -> Text:
     """The live notice that matters most (errors, then warnings, the newest of them) on one
-    line, and how many others are live ("(+1 more)")."""
+    line, and how many others are live ("(+1 more)"); cut with "…" to `width` cells."""
     newest = max(reversed(live), key=lambda n: _RANK.get(n.severity, 0))
+    more = f" (+{len(live) - 1} more)" if len(live) > 1 else ""
+    said = _MARK.get(newest.severity, "") + one_line(newest.text)
+    if width is not None:
+        said = cut(said, max(width - len(more) - 2, 1))
     out = Text(no_wrap=True, overflow="ellipsis")
-    out.append(" " + _MARK.get(newest.severity, "") + one_line(newest.text) + " ",
-               style=_STYLE.get(newest.severity, ""))
-    if len(live) > 1:
-        out.append(f" (+{len(live) - 1} more)")
+    out.append(" " + said + " ", style=_STYLE.get(newest.severity, ""))
+    out.append(more)
     return out
 
 
@@ -65,4 +68,4 @@ class NoticeLine(Static):
 
     def render(self) -> Text:
         live = self.live()
-        return notice_text(live) if live else self.normal()
+        return notice_text(live, self.size.width or None) if live else self.normal()

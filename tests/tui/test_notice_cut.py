@@ -1,0 +1,25 @@
+"""A notice longer than the header line is cut with "…", keeping "(+N more)" (at 100 columns
+the first start's notice ended mid-word with no mark that it went on)."""
+
+from __future__ import annotations
+
+from paperterm.tui.notices import Notice, notice_text
+
+LONG = ("Ranked by the local keyword scorer. For LLM scoring pass --model openai/gpt-4o-mini "
+        "(or set model = \"...\" in the config file); r rescores.")
+
+
+def test_a_long_notice_is_cut_with_an_ellipsis_to_the_line():
+    text = notice_text([Notice(LONG, "information", 0.0)], 60).plain
+    assert len(text) <= 60 and text.rstrip().endswith("…")
+
+
+def test_the_count_of_other_notices_survives_the_cut():
+    text = notice_text([Notice(LONG, "error", 0.0), Notice("saved", "information", 0.0)],
+                       50).plain
+    assert len(text) <= 50 and text.endswith("(+1 more)") and "…" in text
+
+
+def test_a_short_notice_is_shown_whole():
+    assert notice_text([Notice("Saved to papers.bib", "information", 0.0)], 80).plain.strip() \
+        == "Saved to papers.bib"
