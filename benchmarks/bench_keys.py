@@ -332,7 +332,8 @@ def main() -> int:
                   f"p95 {r['p95_ms']}x (p95 by round: {each})")
     limit = 1.5 if args.hog else 3
     judged = out.get("ratio_streaming") or out["ratio_idle"]  # --idle-only: the idle ratio
-    ok = all(v <= limit for v in judged.values())
+    # the targets are on p95 (issue 21: "p95 stays within 1.5x"; issue 10 names p50 too)
+    ok = judged["p95_ms"] <= limit and (args.hog or judged["p50_ms"] <= limit)
     print("target met" if ok else f"TARGET MISSED (more than {limit}x the bare DataTable)")
     return 0 if ok else 1
 

@@ -187,3 +187,28 @@ async def test_an_empty_list_says_why_and_names_the_key(make_session, make_app, 
         model.set_filters(replace(model.filters, min_relevance=11))
         await pilot.pause()
         assert "rel≥11" in p.row(0) and "f changes them" in p.row(0)
+
+
+async def test_a_held_key_renders_only_the_paper_the_cursor_stops_on(
+        make_session, make_app, probe, until):
+    """Issue 21 item 4: a key's first frame is the list's (the preview follows one frame
+    later), so five moves before the next frame render the preview once, for the fifth."""
+    app = make_app(make_session())
+    async with app.run_test(size=(120, 40)) as pilot:
+        p = probe(app)
+        await until(pilot, lambda: p.preview.entry is not None)
+        renders: list[str] = []
+        original = p.preview.render_entry
+
+        def counting() -> None:
+            renders.append(p.preview.entry.paper.id if p.preview.entry else "")
+            original()
+
+        p.preview.render_entry = counting  # type: ignore[method-assign]
+        for _ in range(5):
+            p.table.action_cursor_down()
+        target = p.current.paper.id
+        await until(pilot, lambda: p.preview.entry is p.current)
+        await pilot.pause()
+        assert renders == [target]
+        assert target in p.meta() or p.current.paper.title.split()[0] in p.meta()

@@ -31,6 +31,11 @@ class ApiErrorEntry(FeedError):
     """The arXiv API answered with an error entry (a malformed query, say)."""
 
 
+class ImpossibleFeed(FeedError):
+    """An item says something no arXiv feed says (a version of thousands of digits): the
+    whole feed is refused rather than read with a guess, so nothing is stored from it."""
+
+
 @dataclass
 class ParsedFeed:
     papers: list[Paper]
@@ -181,6 +186,8 @@ def _read_items(items: list[etree._Element], read: Callable[[etree._Element], Pa
     for n, item in enumerate(items, 1):
         try:
             papers.append(read(item))
+        except ImpossibleFeed as exc:
+            raise ImpossibleFeed(f"{what} {n}, {exc}; the feed is refused") from None
         except FeedError as exc:
             skipped.append(f"{what} {n}: {exc}")
     return papers, skipped
@@ -199,8 +206,16 @@ def _parse_rss(root: etree._Element) -> ParsedFeed:
     return ParsedFeed(dedupe(papers), day, clean_line(_findtext(channel, "title")), skipped, cats)
 
 
+_LONG_VERSION = re.compile(r"(\d{4}\.\d{4,5}|[A-Za-z\-]+(?:\.[A-Za-z]{2})?/\d{7})v(\d{5,})")
+
+
 def _first_id(*candidates: str | None) -> ArxivId:
     for text in candidates:
+        long_version = _LONG_VERSION.search(text or "")
+        if long_version:
+            digits = len(long_version.group(2))
+            raise ImpossibleFeed(f"{long_version.group(1)}: a version of {digits} "
+                                 "digits is no arXiv version")
         found = find_arxiv_id(text)
         if found:
             return found

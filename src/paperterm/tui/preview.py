@@ -112,6 +112,8 @@ class Preview(VerticalScroll, can_focus=True):
         self.search_terms: list[Term] = []  # highlighted: the text filter's words
         self.topic_terms: list[Term] = []  # and the topic's keywords
         self.topic = ""  # the day's topic ("not interested" is said under it)
+        self._following: Entry | None = None
+        self._follow_due = False  # a follow() render waits for the list's next frame
 
     def compose(self):
         yield Static(id="pv-meta")
@@ -128,6 +130,21 @@ class Preview(VerticalScroll, can_focus=True):
         if expanded is not None:
             self.expanded = expanded
         self.render_entry()
+
+    def follow(self, entry: Entry | None, *, key: bool) -> None:
+        """Show `entry` under the cursor. After a key moved it from one paper to another the
+        preview renders once the list has painted the move (a key's first frame is the list
+        alone, and a held key renders only the paper the cursor stops on); otherwise now."""
+        self._following = entry
+        if not (key and entry is not None and self.entry is not None):
+            self.show(entry)
+        elif not self._follow_due:
+            self._follow_due = True
+            self.call_after_refresh(self._follow_now)
+
+    def _follow_now(self) -> None:
+        self._follow_due = False
+        self.show(self._following)
 
     def set_keep_expanded(self, keep: bool) -> None:
         """Keep abstracts expanded across papers (or collapse them again)."""

@@ -45,7 +45,7 @@ class Triage:
         """The preview follows the cursor; the paper the user moved off has been seen if it
         was under the cursor while the list had the focus (not only while a filter was
         being typed: each letter puts other papers under the cursor for a moment)."""
-        self.view.preview.show(entry)
+        self.view.preview.follow(entry, key=table.moved_by_user)
         reading = self.view.focused is table
         left, was_read = self._under_cursor, self._read or reading
         self._under_cursor, self._read = entry, reading
