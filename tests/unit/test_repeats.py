@@ -61,3 +61,17 @@ def test_days_of_a_multi_day_view_count_each_paper_on_its_day(store: Store) -> N
     days = {p.id: FIRST.isoformat() for p in a} | {p.id: LATER.isoformat() for p in rest}
     # a view of both days lists the paper once, on its first day: not a repeat
     assert repeats(store, [*a, *rest], None, days) == {}
+
+
+def test_titles_lower_case_as_sqlite_does():
+    """The near-duplicate lookup lower-cases titles in Python as SQLite's lower() does in
+    the index (ASCII letters only): a quick path for ASCII titles must not change that."""
+    import sqlite3
+
+    from paperterm.store.days import ascii_lower
+
+    conn = sqlite3.connect(":memory:")
+    for title in ("Sparse MoE at SCALE", "Über ÄÖÜ Mixture", "ΣΤΑΘΕΡΟΣ Routing", "İstanbul",
+                  "plain"):
+        (sqlite,) = conn.execute("SELECT lower(?)", (title,)).fetchone()
+        assert ascii_lower(title) == sqlite, title

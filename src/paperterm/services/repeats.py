@@ -67,9 +67,16 @@ def repeats(store: Store, papers: Sequence[Paper], day: date | None,
 def _near_duplicates(store: Store, papers: Sequence[Paper], own: Mapping[str, date | None],
                      out: dict[str, Repeat]) -> None:
     """Add the papers whose title and first author an earlier announced paper has."""
-    wanted = {(_title_key(p.title), _first_author(p.authors)): p for p in papers}
+    holder = {ascii_lower(p.title): p.id for p in papers}
+    # the titles some other paper holds too (nearly every title of a day is its own only)
+    shared = {lowered for other, lowered in store.papers.title_holders(holder)
+              if other != holder.get(lowered)}
+    if not shared:
+        return
+    wanted = {(_title_key(p.title), _first_author(p.authors)): p for p in papers
+              if ascii_lower(p.title) in shared}
     matches: dict[str, Paper] = {}  # other id -> the paper of the day it duplicates
-    for other, title, authors in store.papers.same_titles(p.title for p in papers):
+    for other, title, authors in store.papers.same_titles(shared):
         paper = wanted.get((_title_key(title), _first_author(json.loads(authors))))
         if paper is not None and other != paper.id:
             matches[other] = paper

@@ -70,6 +70,15 @@ class DayQueries(Queries):
             (day.isoformat(),), list(ids))
         return {r[0]: r[1] for r in rows}
 
+    def title_holders(self, titles: Iterable[str]) -> list[tuple[str, str]]:
+        """(id, title lower-cased) of cached papers whose title is one of `titles` up to
+        ASCII case (SQLite's lower(), over the papers_by_title index): two short columns,
+        to find the few titles another paper holds too."""
+        rows = self.select_in(
+            "SELECT DISTINCT id, lower(title) FROM papers WHERE lower(title) IN ({marks})",
+            (), sorted({ascii_lower(t) for t in titles}))
+        return [(r[0], r[1]) for r in rows]
+
     def same_titles(self, titles: Iterable[str]) -> list[tuple[str, str, str]]:
         """(id, title, authors JSON) of cached papers whose title is one of `titles` up to
         ASCII case (SQLite's lower(), over the papers_by_title index)."""
@@ -84,4 +93,4 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 
 def ascii_lower(text: str) -> str:
     """`text` lower-cased as SQLite's lower() does (ASCII letters only)."""
-    return text.translate(_ASCII_LOWER)
+    return text.lower() if text.isascii() else text.translate(_ASCII_LOWER)

@@ -116,14 +116,15 @@ class PaperQueries(Queries):
         """For each paper with a known version, the highest cached version below it (the
         one the user kept before a revision), by id; papers with none are left out."""
         wanted = {p.id: p.version for p in papers if p.version}
-        out: dict[str, Paper] = {}
+        highest: dict[str, int] = {}  # the versions first (whole rows only for those needed)
+        for pid, version in self.select_in(
+                "SELECT id, version FROM papers WHERE id IN ({marks})", (), list(wanted)):
+            if version < (wanted[pid] or 0) and version > highest.get(pid, 0):
+                highest[pid] = version
         rows = self.select_in(
-            """SELECT *, 'new' AS announce_type FROM papers WHERE id IN ({marks})
-               ORDER BY id, version""", (), list(wanted))
-        for r in rows:
-            if r["version"] < (wanted[r["id"]] or 0):
-                out[r["id"]] = _row_paper(r)  # ascending: the last one kept is the highest
-        return out
+            """SELECT *, 'new' AS announce_type FROM papers WHERE id IN ({marks})""",
+            (), list(highest))
+        return {r["id"]: _row_paper(r) for r in rows if r["version"] == highest[r["id"]]}
 
     def paper_count(self) -> int:
         return self.conn.execute("SELECT count(*) FROM papers").fetchone()[0]

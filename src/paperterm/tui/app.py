@@ -66,6 +66,7 @@ class PapertermApp(App[int], inherit_bindings=False):
     COMMANDS = App.COMMANDS | {PapertermCommands}
     # not inherited: Textual's own ctrl+q binding (priority, hidden) hid the footer's Quit
     # when [keys] maps quit to ctrl+q; ctrl+q quits through `hard_quit_keys` instead
+    _theme_chosen = False
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+c", "help_quit", show=False, system=True)]
 
@@ -94,6 +95,7 @@ class PapertermApp(App[int], inherit_bindings=False):
         ]
         self.theme_names, theme_errors = register_themes(self, session.config)
         self.startup_notices += [(err, "error") for err in theme_errors]
+        self._theme_chosen = True  # from here on the variables are the first theme's
         start_with_theme(self, first_theme(self, session, self.theme_names,
                                            self.startup_notices))
 
@@ -104,6 +106,8 @@ class PapertermApp(App[int], inherit_bindings=False):
         """The theme's variables, with every text colour made readable on its background
         (tui/themes.py: at least 4.5:1 in truecolor and in 256 colours)."""
         variables = super().get_css_variables()
+        if not self._theme_chosen:  # App.__init__ asks for its default theme's: not used
+            return variables
         variables.update(readable_variables(variables, self.current_theme.dark))
         self.theme_variables = variables
         return variables
