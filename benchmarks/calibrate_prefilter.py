@@ -1,13 +1,15 @@
 """Compute the prefilter's recall curve from the development days (issue 20, item 3).
 
     python benchmarks/calibrate_prefilter.py ../shared/data/day-2026-02-{17,18,19,20,23}.jsonl \\
-        --gold ../shared/data/gold-dev [--write]
+        --gold ../shared/data/gold-dev [--lodo] [--write]
 
 For each share of the day (5%, 10%, ... 100%): the share of the judge's picks that the
 default local ranking (`score --json` without a model, the ranking `--prefilter` sends the
 top of) puts within that top part (ceil(share x papers), as `--prefilter` counts), pooled
 over the days. `--write` stores the curve as the package's data table
-(src/paperterm/data/prefilter-recall.json), which `--prefilter auto` reads.
+(src/paperterm/data/prefilter-recall.json), which `--prefilter auto` reads. `--lodo`: each day
+ranked with the learned cue words and the topic's prior derived on the other days only (what
+the shipped ones, derived on all five, would give on a day they never saw); only printed.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from pathlib import Path
 
 from measure_local import gold_days, ranked_ids
 
+from paperterm.models import Paper, Topic
 from paperterm.ranking_metrics import picks_within
 from paperterm.scoring.local import rank_locally
 from paperterm.scoring.recall import CURVE_FILE, STEPS
@@ -27,7 +30,29 @@ from paperterm.store import Store
 from paperterm.topics import builtin_topics
 
 
-def curve(days: list[Path], gold: Path) -> tuple[list[list[float]], int, int]:
+def _ranked_without(day: str, data: list[tuple[str, list[Paper], set[str]]], topic: Topic,
+                    store: Store) -> list[str]:
+    """The day ranked with the cue words and prior derived on the other days."""
+    from derive_cues import derive
+    from derive_prior import derive as derive_prior
+
+    from paperterm.scoring.local import cues, prior
+
+    others = [d for d in data if d[0] != day]
+    papers = next(p for d, p, _ in data if d == day)
+    shipped = cues.LEARNED_FOUNDATIONAL, cues.LEARNED_APPLICATION
+    up, down = derive(others, 30)
+    cues.LEARNED_FOUNDATIONAL, cues.LEARNED_APPLICATION = tuple(up), tuple(down)
+    prior.directions[topic.name] = derive_prior(others, store)
+    try:
+        return ranked_ids(papers, rank_locally(store, papers, topic) or [])
+    finally:
+        cues.LEARNED_FOUNDATIONAL, cues.LEARNED_APPLICATION = shipped
+        prior.directions.pop(topic.name, None)
+
+
+def curve(days: list[Path], gold: Path, lodo: bool = False,
+          ) -> tuple[list[list[float]], int, int]:
     """[[share, recall], ...], the picks and the papers counted."""
     topic = builtin_topics()["moe"]
     store = Store.unavailable("measured without a cache")
@@ -35,7 +60,8 @@ def curve(days: list[Path], gold: Path) -> tuple[list[list[float]], int, int]:
     found = [0] * len(STEPS)
     picks = papers = 0
     for day, day_papers, day_picks in data:
-        ranked = ranked_ids(day_papers, rank_locally(store, day_papers, topic, day=day) or [])
+        ranked = (_ranked_without(day, data, topic, store) if lodo else
+                  ranked_ids(day_papers, rank_locally(store, day_papers, topic, day=day) or []))
         for k, share in enumerate(STEPS):
             found[k] += picks_within(ranked, day_picks, math.ceil(share * len(day_papers)))
         picks += len(day_picks)
@@ -48,11 +74,12 @@ def main(argv: list[str]) -> int:
     ap.add_argument("days", nargs="+", type=Path)
     ap.add_argument("--gold", type=Path, required=True)
     ap.add_argument("--write", action="store_true", help=f"write {CURVE_FILE.name}")
+    ap.add_argument("--lodo", action="store_true", help="leave one day out (not written)")
     args = ap.parse_args(argv)
-    points, picks, papers = curve(args.days, args.gold)
+    points, picks, papers = curve(args.days, args.gold, args.lodo)
     for share, recall in points:
         print(f"top {share:4.0%}: {recall:5.1%} of {picks} picks")
-    if args.write:
+    if args.write and not args.lodo:
         head = json.dumps({
             "about": "share of the day sent -> share of a judge's picks within it (the moe "
                      "topic's default local ranking, gold-dev; benchmarks/calibrate_prefilter.py)",

@@ -8,9 +8,10 @@ per day and in all, the picks within the top 2x(picks) of the moe ranking and wi
 30%, precision at 10 and NDCG@20, for each scorer: keywords (what the reader paints first),
 closeness (to the topic's closest area alone), blend (`score --json` without a model) and
 learned (the blend with the picks of the OTHER days starred: leave one day out). With
-`--lodo` too: the learned cue words derived again and the tuned weights chosen again on four
-days, measured on the fifth (the honest figure: the shipped cue words were derived on all
-five).
+`--lodo` too: the learned cue words and the topic's prior derived again and the tuned weights
+chosen again on four days, measured on the fifth (the honest figure: the shipped cue words
+and prior were derived on all five). `--without-prior`: the blend without the topic's prior
+(`benchmarks/derive_prior.py`), for comparison.
 Otherwise (the hand-judged top-10 table: `--titles` prints each day's top papers), per day
 and topic: papers at each relevance level (>= 8, >= 5), the largest group of papers sharing
 the top value (ties the reader had to break by announcement order), how many papers
@@ -163,21 +164,24 @@ def _set(values: dict[str, object]) -> None:
 
 
 def lodo(gold_dir: Path, days: list[Path], store: Store) -> None:
-    """Leave one day out: for each day, the learned cue words derived again on the other
-    four days, and the grid's weights that rank those four best (picks within the top 2x
-    plus within the top 30%), measured on the day left out; against the shipped weights
-    with the same cue words (only the words learned without the day)."""
+    """Leave one day out: for each day, the learned cue words and the prior (unless left
+    out) derived again on the other four days, and the grid's weights that rank those four
+    best (picks within the top 2x plus within the top 30%), measured on the day left out;
+    against the shipped weights with the same cue words and prior (only what was learned
+    without the day)."""
     import itertools
 
     from derive_cues import derive
+    from derive_prior import derive as derive_prior
 
-    from paperterm.scoring.local import blend, cues
+    from paperterm.scoring.local import blend, cues, prior
 
     topic = builtin_topics()["moe"]
     data = gold_days(gold_dir, days)
     keys = (*GRID, "LEARNED_FOUNDATIONAL", "LEARNED_APPLICATION")
     shipped = {k: getattr(blend if k in ("CLOSENESS", "AGAINST") else cues, k) for k in keys}
     ship = tuple(shipped[k] for k in GRID)
+    with_prior = prior.direction(topic) is not None
     print("day left out  weights chosen on the others             2x  30%  p@10 | shipped "
           "weights 2x  30%  p@10")
     sums = [0.0] * 7
@@ -186,6 +190,8 @@ def lodo(gold_dir: Path, days: list[Path], store: Store) -> None:
             others = [d for d in data if d[0] != day]
             up, down = derive(others, LEARNED_WORDS)
             _set({"LEARNED_FOUNDATIONAL": tuple(up), "LEARNED_APPLICATION": tuple(down)})
+            if with_prior:
+                prior.directions[topic.name] = derive_prior(others, store)
             by_weights: dict[tuple[object, ...], dict[str, list[float]]] = {}
             for values in itertools.product(*GRID.values()):
                 _set(dict(zip(GRID, values, strict=True)))
@@ -202,6 +208,7 @@ def lodo(gold_dir: Path, days: list[Path], store: Store) -> None:
                   f"{int(mine[1]):14} {int(mine[2]):4} {mine[3]:5.2f}")
     finally:
         _set(shipped)
+        prior.directions.pop(topic.name, None)
     n, k = sums[0], len(data) or 1
     print(f"all ({int(n)} picks): chosen on other days {int(sums[1])} ({sums[1] / n:.0%}) top "
           f"2x, {int(sums[2])} ({sums[2] / n:.0%}) top 30%, p@10 {sums[3] / k:.2f}; shipped "
@@ -220,8 +227,14 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--gold", type=Path, help="a folder of gold-<day>.jsonl picks (moe)")
     ap.add_argument("--lodo", action="store_true",
                     help="with --gold: check the tuned weights leaving one day out")
+    ap.add_argument("--without-prior", action="store_true",
+                    help="the blend without the topic's prior (for comparison)")
     args = ap.parse_args(argv)
     topics = builtin_topics()
+    if args.without_prior:
+        from paperterm.scoring.local import prior
+
+        prior.directions.update((name, None) for name in topics)
     no_cache = Store.unavailable("measured without a cache")  # empty: embeds every day
     if args.gold:
         (lodo if args.lodo else recall)(args.gold, args.days, no_cache)

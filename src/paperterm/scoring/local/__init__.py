@@ -1,6 +1,7 @@
 """The local ranking, offline: keywords (`keywords`, BM25 through `occurrences`), closeness
-to the topic (`semantic` embeddings), what the user taught it (`learned`), blended
-(`blend`), followed authors boosted (`follow`), cached per day (`cache`).
+to the topic (`semantic` embeddings), a built-in topic's prior (`prior`), what the user
+taught it (`learned`), blended (`blend`), followed authors boosted (`follow`), cached per
+day (`cache`).
 
 One entry point, `rank_locally`. Importing this package does not import numpy: a cached
 ranking is read at the reader's first paint; the blend is loaded only to compute one.

@@ -25,6 +25,7 @@ from paperterm.scoring.local.areas import topic_areas, turned_down
 from paperterm.scoring.local.cues import Cues, cues
 from paperterm.scoring.local.follow import boost_followed
 from paperterm.scoring.local.learned import LIKE_MIN_SIMILARITY, LearnedModel, train
+from paperterm.scoring.local.prior import PRIOR_WEIGHT, prior
 from paperterm.scoring.local.semantic import embed_texts, paper_embeddings
 from paperterm.scoring.types import Score
 
@@ -103,14 +104,22 @@ def bounded(x: float) -> float:
     return x
 
 
+def lifted(base: float, lift: float, weight: float) -> float:
+    """`base` moved towards 1 by `weight` x `lift` of its distance (`lift` > 0), or towards
+    0 (`lift` < 0): a paper already near the top moves little."""
+    return base + weight * (1 - base) * lift if lift > 0 else base + weight * base * lift
+
+
 def blend(bm25: Sequence[tuple[Score, float]], close: np.ndarray,
           learned: np.ndarray | None = None, likes: Sequence[str | None] = (),
-          away: np.ndarray | None = None, cue: Sequence[Cues] = ()) -> list[Score]:
+          away: np.ndarray | None = None, cue: Sequence[Cues] = (),
+          prior_lift: np.ndarray | None = None) -> list[Score]:
     """The blended scores: `bm25` from `keywords.scores_and_exclusions` (the exclusions damp the
     closeness too), `close` per paper in [0, 1], `learned` the model's lift per paper in
     [-1, 1] (None without a model), `likes` "your starred: <title>" per paper, for the
     reason; `away` the closeness to what the topic turns down, `cue` the cue words found (a
-    foundational topic's)."""
+    foundational topic's), `prior_lift` the topic's prior per paper in [-1, 1] (None
+    without one)."""
     out = []
     close = close * np.array([factor for _, factor in bm25], dtype=np.float32)
     for i, (s, _) in enumerate(bm25):
@@ -128,9 +137,10 @@ def blend(bm25: Sequence[tuple[Score, float]], close: np.ndarray,
                 reasons.append("application: " + ", ".join(cue[i].application[:3]))
         matched = base > 0
         base = bounded(base)
+        if prior_lift is not None:
+            base = lifted(base, float(prior_lift[i]), PRIOR_WEIGHT)
         if learned is not None:  # a lift towards 1 or a drop towards 0, by what it learned
-            lift = float(learned[i])
-            base += LEARNED * (1 - base) * lift if lift > 0 else LEARNED * base * lift
+            base = lifted(base, float(learned[i]), LEARNED)
             like = likes[i] if i < len(likes) else None
             if like:
                 reasons.insert(0, f"like {like}")
@@ -186,4 +196,5 @@ def blended(store: Store, papers: Sequence[Paper], topic: Topic,
     lift, likes = _learned(store, examples, vectors, [p.id for p in papers], bg)
     cue = cues(papers) if topic.foundational else []
     return boost_followed(blend(bm25, closeness(vectors, topic, bg), lift, likes,
-                                against(vectors, topic, bg), cue), papers, topic)
+                                against(vectors, topic, bg), cue, prior(vectors, topic, bg)),
+                          papers, topic)
