@@ -1,15 +1,16 @@
 """Compute the prefilter's recall curve from the development days (issue 20, item 3).
 
     python benchmarks/calibrate_prefilter.py ../shared/data/day-2026-02-{17,18,19,20,23}.jsonl \\
-        --gold ../shared/data/gold-dev [--lodo] [--write]
+        --gold ../shared/data/gold-dev [--write] [--in-sample]
 
 For each share of the day (5%, 10%, ... 100%): the share of the judge's picks that the
 default local ranking (`score --json` without a model, the ranking `--prefilter` sends the
 top of) puts within that top part (ceil(share x papers), as `--prefilter` counts), pooled
 over the days. `--write` stores the curve as the package's data table
-(src/paperterm/data/prefilter-recall.json), which `--prefilter auto` reads. `--lodo`: each day
-ranked with the learned cue words and the topic's prior derived on the other days only (what
-the shipped ones, derived on all five, would give on a day they never saw); only printed.
+(src/paperterm/data/prefilter-recall.json), which `--prefilter auto` reads. Each day is ranked
+with the learned cue words and the topic's prior derived on the other days only (what the
+shipped ones, derived on all five, give on a day they never saw), so the table expects what
+an unseen day holds; `--in-sample` prints the optimistic curve of the shipped ones instead.
 """
 
 from __future__ import annotations
@@ -74,15 +75,19 @@ def main(argv: list[str]) -> int:
     ap.add_argument("days", nargs="+", type=Path)
     ap.add_argument("--gold", type=Path, required=True)
     ap.add_argument("--write", action="store_true", help=f"write {CURVE_FILE.name}")
-    ap.add_argument("--lodo", action="store_true", help="leave one day out (not written)")
+    ap.add_argument("--in-sample", action="store_true",
+                    help="rank every day with the shipped cue words and prior (derived on "
+                         "these same days: optimistic; printed only)")
     args = ap.parse_args(argv)
-    points, picks, papers = curve(args.days, args.gold, args.lodo)
+    points, picks, papers = curve(args.days, args.gold, lodo=not args.in_sample)
     for share, recall in points:
         print(f"top {share:4.0%}: {recall:5.1%} of {picks} picks")
-    if args.write and not args.lodo:
+    if args.write and not args.in_sample:
         head = json.dumps({
             "about": "share of the day sent -> share of a judge's picks within it (the moe "
-                     "topic's default local ranking, gold-dev; benchmarks/calibrate_prefilter.py)",
+                     "topic's default local ranking, gold-dev, each day ranked with the cue "
+                     "words and prior derived on the other days; "
+                     "benchmarks/calibrate_prefilter.py)",
             "days": len(gold_days(args.gold, args.days)), "papers": papers, "picks": picks})
         rows = ",\n".join(f"  {json.dumps(p)}" for p in points)
         CURVE_FILE.write_text(f'{head[:-1]},\n "curve": [\n{rows}\n ]\n}}\n')

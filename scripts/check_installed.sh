@@ -30,4 +30,12 @@ scored="$(wc -l < "$work/scores.jsonl")"
 grep -q "paperterm-dark" "$work/themes.txt" || { echo "FAIL: no bundled theme listed"; exit 1; }
 "$paperterm" topics > "$work/topics.txt"
 grep -q "moe" "$work/topics.txt" || { echo "FAIL: no built-in topic listed"; exit 1; }
-echo "installed paperterm: the sample day scored ($scored papers), themes and topics listed"
+# the package's data tables: the moe topic's prior and the prefilter's recall curve
+"$work/tool/bin/python" -c '
+from paperterm.scoring.local.prior import direction
+from paperterm.scoring.recall import CURVE_FILE
+from paperterm.topics import builtin_topics
+assert direction(builtin_topics()["moe"]) is not None, "no moe prior in the wheel"
+assert CURVE_FILE.is_file(), "no prefilter recall curve in the wheel"
+' || { echo "FAIL: a data table is missing from the wheel"; exit 1; }
+echo "installed paperterm: the sample day scored ($scored papers), themes, topics and data tables"
