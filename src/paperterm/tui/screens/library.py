@@ -31,7 +31,7 @@ from paperterm.scoring.types import ScoringSettings
 from paperterm.services.marks import MarkChange
 from paperterm.services.scores import ShownScore, score_text
 from paperterm.store import SearchHit, StoreFactory, open_or_unavailable
-from paperterm.store.fts import HIT_CLOSE, HIT_OPEN
+from paperterm.store.fts import HIT_CLOSE, HIT_OPEN, match_expression
 from paperterm.tui.bib_actions import BibOptions, bibtex_clipping, save_papers
 from paperterm.tui.footer import FittingFooter
 from paperterm.tui.host import Reader, reader_of
@@ -202,6 +202,9 @@ class LibraryScreen(Screen[None]):
         runs (the newest keystroke wins; a stale query's hits are never shown)."""
         self._typing = None
         if self._query is not None:
+            return
+        if match_expression(self.query_text) is None:  # nothing to search for yet
+            self.show_results([], {})
             return
         session = self.reader.session
         self._query = self.run_worker(
