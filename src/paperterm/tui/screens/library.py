@@ -133,6 +133,7 @@ class LibraryScreen(Screen[None]):
         self.starred: set[str] = set()
         self._query: Worker[Any] | None = None  # the search running, whose hits count
         self._typing: Timer | None = None  # the pause after a keystroke
+        self._found_for: str | None = None  # the query whose hits are shown
         self._unsubscribe: Callable[[], None] | None = None
 
     @property
@@ -201,14 +202,16 @@ class LibraryScreen(Screen[None]):
         it ends, its hits are shown if the box still holds its query, else the box's query
         runs (the newest keystroke wins; a stale query's hits are never shown)."""
         self._typing = None
-        if self._query is not None:
+        query = self.query_text
+        if self._query is not None or query == self._found_for:
             return
-        if match_expression(self.query_text) is None:  # nothing to search for yet
+        if match_expression(query) is None:  # nothing to search for yet
+            self._found_for = query
             self.show_results([], {})
             return
         session = self.reader.session
         self._query = self.run_worker(
-            partial(search_in_thread, self, self.query_text, session.open_store,
+            partial(search_in_thread, self, query, session.open_store,
                     session.topic, session.settings),
             name="library-search", group="library-search", thread=True, exit_on_error=False)
 
@@ -217,6 +220,7 @@ class LibraryScreen(Screen[None]):
             return
         self._query = None
         if message.query == self.query_text:
+            self._found_for = message.query
             self.show_results(message.hits, message.shown)
         elif self._typing is None:  # typed while it ran, and the pause is over
             self.run_query()
