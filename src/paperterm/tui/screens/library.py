@@ -44,7 +44,9 @@ if TYPE_CHECKING:
     from textual.worker import Worker
 
 LIMIT = 200  # results shown
-DEBOUNCE = 0.06  # seconds without a keystroke before the box's query runs
+# seconds without a keystroke before the box's query runs (at 0.06 s, results shown between
+# two keys typed 150 ms apart delayed the next letter: p95 44 ms against 33 ms)
+DEBOUNCE = 0.12
 OpenDay = Callable[[SearchHit], None]  # show the day of a result, the cursor on it
 
 
