@@ -55,13 +55,16 @@ def search_in_thread(target: Target, query: str, open_store: StoreFactory, topic
     """Search the library for `query` on a store of this thread's own; post the hits."""
     from paperterm.services import library
 
-    store = open_or_unavailable(open_store)
-    try:
-        hits, shown = library.search(store, query, topic, settings, limit=LIMIT)
+    hits: list[SearchHit] = []
+    shown: dict[str, ShownScore] = {}
+    try:  # whatever happens, the screen hears back: it runs no other search until then
+        store = open_or_unavailable(open_store)
+        try:
+            hits, shown = library.search(store, query, topic, settings, limit=LIMIT)
+        finally:
+            store.close()
     except Exception:  # a store gone bad meanwhile: no results, the box stays usable
         hits, shown = [], {}
-    finally:
-        store.close()
     post(target, LibraryFound(current_job(), query, hits, shown))
 
 
