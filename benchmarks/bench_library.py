@@ -5,8 +5,9 @@ announcement day, weekdays only) and time, each against a small cache of one day
    fresh process, from before `Popen` to the first completed refresh, headless), and
    `paperterm --version`; best of 7 rounds, the two caches taking turns;
 2. a headless `paperterm search --json` against `paperterm --version`;
-3. what the reader runs per keystroke in its search box (`store.library.search`, 200 results, with
-   the topic's scores) for each prefix of a typed query, and similar papers.
+3. the query the reader's search box runs in its worker once typing pauses
+   (`store.library.search`, 200 results, with the topic's scores) for each prefix of a typed
+   query, and similar papers (`bench_search_box.py` times the keys themselves).
 
 Usage: python benchmarks/bench_library.py [N] [--home DIR]   (--home keeps / reuses the cache)
 """

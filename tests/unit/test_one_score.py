@@ -67,10 +67,14 @@ def test_the_current_models_cached_score_wins_over_a_newer_one_of_another_model(
     store.close()
 
 
-def test_without_a_model_every_paper_has_its_local_score(tmp_path):
+def test_without_a_model_every_paper_of_a_ranked_day_has_its_local_score(tmp_path):
+    from paperterm.scoring.local import rank_locally
+
     store = filled_store(tmp_path / "db.sqlite3")
+    day = rank_locally(store, PAPERS, TOPIC, day="2026-03-02") or []  # the day list ranks
     shown = shown_scores(store, PAPERS, TOPIC, ScoringSettings())
     assert {s.provenance for s in shown.values()} == {LOCAL}
+    assert {p: s.relevance for p, s in shown.items()} == {s.paper_id: s.relevance for s in day}
     assert shown["2603.00002"].relevance != 5  # never an LLM's cached score
     store.close()
 

@@ -1,6 +1,7 @@
 """A headless search shows each hit's blend without loading the embedding model when every
 hit was ranked with its day already (issue 20, item 6: `search --json` cost +0.79 s over
-`--version` for loading it); otherwise it computes the blend as before."""
+`--version` for loading it); a hit of a day never ranked has no score yet, and the model is
+not loaded for it either."""
 
 from __future__ import annotations
 
@@ -43,10 +44,10 @@ def test_hits_of_a_ranked_day_take_its_blend_without_the_model(store, monkeypatc
         assert shown[h.paper.id].score.fine == pytest.approx(day_scores[h.paper.id].fine)
 
 
-def test_hits_of_a_day_never_ranked_are_computed(store, monkeypatch):
+def test_hits_of_a_day_never_ranked_have_no_score_yet_and_load_no_model(store, monkeypatch):
     topic = resolve_topic("moe", Config()).topic
     calls = []
-    monkeypatch.setattr(semantic, "load_model", lambda: calls.append(1))  # no model: keywords
+    monkeypatch.setattr(semantic, "load_model", lambda: calls.append(1))
     hits, shown = library.search(store, "quantization", topic, ScoringSettings())
-    assert hits and calls  # it asked for the model
-    assert all(shown[h.paper.id].relevance is not None for h in hits)
+    assert hits and calls == []
+    assert shown == {} and all(h.relevance is None for h in hits)

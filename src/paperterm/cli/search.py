@@ -8,7 +8,7 @@ import sys
 from paperterm.cli.errors import EXIT_OK, UserError
 from paperterm.cli.options import Options
 from paperterm.cli.session import open_store, scoring_context
-from paperterm.services.scores import ShownScore
+from paperterm.services.scores import ShownScore, score_text
 from paperterm.store import SearchHit, Selection
 from paperterm.store.fts import HIT_CLOSE, HIT_OPEN, match_expression
 
@@ -32,9 +32,9 @@ def hit_record(hit: SearchHit, starred: bool, shown: ShownScore | None = None,
     }
 
 
-def _line(hit: SearchHit, starred: bool) -> str:
+def _line(hit: SearchHit, starred: bool, shown: ShownScore | None) -> str:
     p = hit.paper
-    score = f"{hit.relevance:>2}" if hit.relevance is not None else " ·"
+    score = score_text(hit.relevance, shown)
     star = "★" if starred else " "
     return f"{score} {star} {hit.day}  {p.id:<12} {p.title}  ({p.first_author})"
 
@@ -64,7 +64,8 @@ def run(opts: Options) -> int:
                   ensure_ascii=False, indent=1)
         sys.stdout.write("\n")
     elif hits:
-        sys.stdout.write("".join(_line(h, h.paper.id in starred) + "\n" for h in hits))
+        sys.stdout.write("".join(_line(h, h.paper.id in starred, shown.get(h.paper.id)) + "\n"
+                                 for h in hits))
     else:
         print(f"no cached paper matches {query!r}", file=sys.stderr)
     return EXIT_OK

@@ -9,7 +9,7 @@ import sys
 from paperterm.cli.errors import EXIT_OK
 from paperterm.cli.options import Options
 from paperterm.cli.session import open_store, scoring_context
-from paperterm.services.scores import ShownScore
+from paperterm.services.scores import ShownScore, score_text
 from paperterm.store import SearchHit
 
 
@@ -26,9 +26,9 @@ def record(hit: SearchHit, shown: ShownScore | None, star_topic: str | None,
             "star_topic": star_topic, "url": p.abs_url}
 
 
-def line(hit: SearchHit) -> str:
+def line(hit: SearchHit, shown: ShownScore | None) -> str:
     p = hit.paper
-    score = f"{hit.relevance:>2}" if hit.relevance is not None else " ·"
+    score = score_text(hit.relevance, shown)
     return f"{hit.day}  {score}  {p.id:<12} {p.title}  ({p.first_author})"
 
 
@@ -55,7 +55,7 @@ def run(opts: Options) -> int:
         json.dump(rows, sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")
     elif hits:
-        sys.stdout.write("".join(line(h) + "\n" for h in hits))
+        sys.stdout.write("".join(line(h, shown.get(h.paper.id)) + "\n" for h in hits))
     else:
         what = f" under topic {topic.name}" if opts.topic else ""
         since = f" since {opts.since.isoformat()}" if opts.since else ""

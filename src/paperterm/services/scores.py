@@ -3,7 +3,11 @@
 The score of a paper for a topic is the current model's, if cached for this paper version,
 topic and model; else the local ranking's (the learned blend). Each resolved score says
 where it comes from (`provenance`: the model's name, "local", or "prefilter" when a model is
-configured but `--prefilter` keeps local scores for the papers it does not send).
+configured but `--prefilter` keeps local scores for the papers it does not send). In the
+library (search, Similar, Starred) without a model, a paper shows its day's cached blend;
+else the keyword score its day list shows while the blend is on its way ("keywords
+(provisional)"); a paper whose day was never ranked for the topic has no score yet. No
+embedding model is loaded for a search.
 
 The order: relevance, then novelty, then the local scorer's fine score (best first), then
 the announcement order; papers without a score last. The day list, `score --json`, the
@@ -24,6 +28,7 @@ if TYPE_CHECKING:
 
 LOCAL = "local"
 PREFILTER = "prefilter"
+PROVISIONAL = "keywords (provisional)"  # the keyword score, until the paper's day is ranked
 
 LocalScores = Callable[[Sequence[Paper]], Sequence[Score]]
 
@@ -38,6 +43,19 @@ class ShownScore:
     @property
     def relevance(self) -> int | None:
         return self.score.relevance
+
+    @property
+    def provisional(self) -> bool:
+        """A keyword score standing in for the blend its day has not been ranked with."""
+        return self.provenance == PROVISIONAL
+
+
+def score_text(relevance: int | None, shown: ShownScore | None) -> str:
+    """A relevance as the library's lists show it: right in two columns, "~7" when
+    provisional (as the day list shows a stand-in), " ·" for none."""
+    if relevance is None:
+        return " ·"
+    return f"~{relevance}" if shown is not None and shown.provisional else f"{relevance:>2}"
 
 
 def score_tuple(relevance: int | None, novelty: int | None, fine: float | None,
@@ -105,10 +123,11 @@ def shown_scores(store: Store, papers: Sequence[Paper], topic: Topic,
                  settings: ScoringSettings, *, local: LocalScores | None = None,
                  ) -> dict[str, ShownScore]:
     """`resolve` with what the store holds: the current model's cached scores, and the
-    local ranking of the papers without one (`local`, default: `scoring.local.rank_locally`
-    for papers of any day: the learned blend, as the day list shows without a model; with a
-    model, the keyword scores, as the day list shows for papers the model did not score,
-    and no embedding model is loaded for them)."""
+    local ranking of the papers without one. `local` (a stand-in ranking) replaces the
+    default: with a model, the keyword scores, as the day list shows for papers the model
+    did not score; without one, `library_local` (the blend of each paper's ranked day, else
+    its provisional keyword score, else none yet). No embedding model is loaded either
+    way."""
     cached: dict[str, Score] = {}
     if settings.use_llm and papers:
         from paperterm.scoring.cache import cached_scores
@@ -118,11 +137,57 @@ def shown_scores(store: Store, papers: Sequence[Paper], topic: Topic,
         except Exception:  # an unreadable cache: local scores instead
             cached = {}
     rest = [p for p in papers if p.id not in cached]
+    if local is None and not settings.use_llm:
+        return {**resolve(papers, settings, cached, {}), **library_local(store, rest, topic)}
     if local is None:
         from paperterm.scoring.local import rank_locally
 
         def local(ps: Sequence[Paper]) -> Sequence[Score]:
-            return rank_locally(store, ps, topic, keywords_only=settings.use_llm) or []
+            return rank_locally(store, ps, topic, keywords_only=True) or []
 
     local_by_id = {s.paper_id: s for s in local(rest)} if rest else {}
     return resolve(papers, settings, cached, local_by_id)
+
+
+def library_local(store: Store, papers: Sequence[Paper], topic: Topic,
+                  ) -> dict[str, ShownScore]:
+    """The local scores of papers of any days as their day lists show them now: the blend
+    from the cached ranking of the paper's day (LOCAL); else, its day not ranked with what
+    the user taught it now, the keyword score its day list shows first while the blend is on
+    its way (the day's cached keyword ranking: PROVISIONAL). A paper whose day was never
+    ranked for the topic has no score yet (as a large day's list shows it until its ranking
+    comes) and is left out. The embedding model is never loaded: a search answers in a
+    fraction of a second whatever days its hits are of."""
+    from paperterm.scoring.local import cache, keywords
+
+    if not papers:
+        return {}
+    version = cache.blend_version(cache.training_examples(store, topic))
+    out = {pid: ShownScore(s, LOCAL)
+           for pid, s in _cached_by_paper(store, papers, topic, version).items()}
+    rest = [p for p in papers if p.id not in out]
+    if rest:
+        first = _cached_by_paper(store, rest, topic, keywords.SCORER_VERSION)
+        out.update((pid, ShownScore(s, PROVISIONAL)) for pid, s in first.items())
+    return out
+
+
+def _cached_by_paper(store: Store, papers: Sequence[Paper], topic: Topic,
+                     version: str) -> dict[str, Score]:
+    """`cache.cached_by_paper`, asked for at most its MAX_DAYS_READ days at a time, so that
+    hits of many days still find their days' rankings."""
+    from paperterm.scoring.local import cache
+
+    try:
+        days = store.library.paper_days([p.id for p in papers])
+    except Exception:  # an unreadable store: nothing cached
+        return {}
+    by_day: dict[str, list[Paper]] = {}
+    for p in papers:
+        by_day.setdefault(days.get(p.id, ""), []).append(p)
+    groups = list(by_day.values())
+    out: dict[str, Score] = {}
+    for i in range(0, len(groups), cache.MAX_DAYS_READ):
+        chunk = [p for group in groups[i:i + cache.MAX_DAYS_READ] for p in group]
+        out.update(cache.cached_by_paper(store, chunk, topic, version))
+    return out

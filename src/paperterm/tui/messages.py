@@ -21,7 +21,9 @@ if TYPE_CHECKING:
     from paperterm.listing import Entry
     from paperterm.models import Day, Topic
     from paperterm.scoring.types import RunSummary, Score
+    from paperterm.services.scores import ShownScore
     from paperterm.sources.loader import LoadRequest
+    from paperterm.store import SearchHit
     from paperterm.tui.zotero_actions import ZoteroOutcome
 
     Job = Worker[Any] | threading.Thread
@@ -116,6 +118,15 @@ class SummaryReady(WorkerMessage):
     def __init__(self, worker: Job, text: str | None, body: str, foot: str) -> None:
         super().__init__(worker)
         self.text, self.body, self.foot = text, body, foot
+
+
+class LibraryFound(WorkerMessage):
+    """The hits of the library search for `query`, with their shown scores."""
+
+    def __init__(self, worker: Job, query: str, hits: list[SearchHit],
+                 shown: dict[str, ShownScore]) -> None:
+        super().__init__(worker)
+        self.query, self.hits, self.shown = query, hits, shown
 
 
 # -- loading a day in the background --------------------------------------------------------

@@ -2,16 +2,20 @@
 reading list and papers similar to one, in one screen; and the note/tags editor.
 
 Results show title, first author, day and score; the detail pane shows authors, tags, the
-note and the abstract snippet with the matched words highlighted. The usual keys work on
-the result under the cursor: `*` star, `b` save to .bib, `c` copy BibTeX, `o`/`p` open,
-`n` note and tags, `ctrl+z` undo the last mark change; `esc` goes back to the day. Marks go
-through the reader's marks service, which shows them on every open screen.
+note and the abstract snippet with the matched words highlighted. The search box never
+waits for a query: each runs in a worker thread on a store of its own once typing pauses
+(`DEBOUNCE`), one at a time, and only the results of the query the box holds are shown.
+The usual keys work on the result under the cursor: `*` star, `b` save to .bib, `c` copy
+BibTeX, `o`/`p` open, `n` note and tags, `ctrl+z` undo the last mark change; `esc` goes
+back to the day. Marks go through the reader's marks service, which shows them on every
+open screen.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import ClassVar
+from functools import partial
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -22,16 +26,46 @@ from textual.widgets import Footer, Input, Label, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from paperterm.hygiene import cut
+from paperterm.models import Topic
+from paperterm.scoring.types import ScoringSettings
 from paperterm.services.marks import MarkChange
-from paperterm.store import SearchHit
-from paperterm.store.fts import HIT_CLOSE, HIT_OPEN
+from paperterm.services.scores import ShownScore, score_text
+from paperterm.store import SearchHit, StoreFactory, open_or_unavailable
+from paperterm.store.fts import HIT_CLOSE, HIT_OPEN, match_expression
 from paperterm.tui.bib_actions import BibOptions, bibtex_clipping, save_papers
 from paperterm.tui.footer import FittingFooter
 from paperterm.tui.host import Reader, reader_of
+from paperterm.tui.messages import LibraryFound
 from paperterm.tui.text import clean, tex
+from paperterm.tui.workers import Target, current_job, post
+
+if TYPE_CHECKING:
+    from textual.timer import Timer
+    from textual.worker import Worker
 
 LIMIT = 200  # results shown
+# seconds without a keystroke before the box's query runs (at 0.06 s, results shown between
+# two keys typed 150 ms apart delayed the next letter: p95 44 ms against 33 ms)
+DEBOUNCE = 0.12
 OpenDay = Callable[[SearchHit], None]  # show the day of a result, the cursor on it
+
+
+def search_in_thread(target: Target, query: str, open_store: StoreFactory, topic: Topic,
+                     settings: ScoringSettings) -> None:
+    """Search the library for `query` on a store of this thread's own; post the hits."""
+    from paperterm.services import library
+
+    hits: list[SearchHit] = []
+    shown: dict[str, ShownScore] = {}
+    try:  # whatever happens, the screen hears back: it runs no other search until then
+        store = open_or_unavailable(open_store)
+        try:
+            hits, shown = library.search(store, query, topic, settings, limit=LIMIT)
+        finally:
+            store.close()
+    except Exception:  # a store gone bad meanwhile: no results, the box stays usable
+        hits, shown = [], {}
+    post(target, LibraryFound(current_job(), query, hits, shown))
 
 
 class Results(OptionList):
@@ -100,7 +134,11 @@ class LibraryScreen(Screen[None]):
         self.mode, self.paper_id, self.initial = mode, paper_id, query
         self.open_day = open_day
         self.hits: list[SearchHit] = []
+        self.shown: dict[str, ShownScore] = {}
         self.starred: set[str] = set()
+        self._query: Worker[Any] | None = None  # the search running, whose hits count
+        self._typing: Timer | None = None  # the pause after a keystroke
+        self._found_for: str | None = None  # the query whose hits are shown
         self._unsubscribe: Callable[[], None] | None = None
 
     @property
@@ -130,20 +168,31 @@ class LibraryScreen(Screen[None]):
 
     # -- results --------------------------------------------------------------------------
 
-    def _find(self) -> list[SearchHit]:
+    def _find(self) -> tuple[list[SearchHit], dict[str, ShownScore]]:
         from paperterm.services import library
 
         store = self.reader.store
         topic, settings = self.reader.session.topic, self.reader.session.settings
         if self.mode == "starred":
-            return library.starred(store, topic, settings)[0]
+            return library.starred(store, topic, settings)
         if self.mode == "similar" and self.paper_id:
-            return library.similar(store, self.paper_id, topic, settings, limit=LIMIT)[0]
-        query = self.query_one("#library-query", Input).value
-        return library.search(store, query, topic, settings, limit=LIMIT)[0]
+            return library.similar(store, self.paper_id, topic, settings, limit=LIMIT)
+        return library.search(store, self.query_text, topic, settings, limit=LIMIT)
+
+    @property
+    def query_text(self) -> str:
+        return self.query_one("#library-query", Input).value
 
     def refresh_results(self) -> None:
-        self.hits = self._find()
+        """Find the results again: at once (Starred, Similar, a store that keeps nothing),
+        or the box's query in a worker thread (`run_query`)."""
+        if self.mode == "search" and self.reader.store.available:
+            self.run_query()
+            return
+        self.show_results(*self._find())
+
+    def show_results(self, hits: list[SearchHit], shown: dict[str, ShownScore]) -> None:
+        self.hits, self.shown = hits, shown
         store = self.reader.store
         self.starred = store.marks.starred_ids()
         results = self.query_one("#library-results", OptionList)
@@ -152,6 +201,35 @@ class LibraryScreen(Screen[None]):
         if self.hits:
             results.highlighted = 0
         self._show_detail()
+
+    def run_query(self) -> None:
+        """Search for what the box holds in a worker thread, unless a search is running: when
+        it ends, its hits are shown if the box still holds its query, else the box's query
+        runs (the newest keystroke wins; a stale query's hits are never shown)."""
+        self._typing = None
+        query = self.query_text
+        if self._query is not None or query == self._found_for:
+            return
+        if match_expression(query) is None:  # nothing to search for yet
+            self._found_for = query
+            self.show_results([], {})
+            return
+        session = self.reader.session
+        self._query = self.run_worker(
+            partial(search_in_thread, self, query, session.open_store,
+                    session.topic, session.settings),
+            name="library-search", group="library-search", thread=True, exit_on_error=False,
+            description="library search")  # not Textual's repr of the work: 11 ms a key
+
+    def on_library_found(self, message: LibraryFound) -> None:
+        if message.worker is not self._query:
+            return
+        self._query = None
+        if message.query == self.query_text:
+            self._found_for = message.query
+            self.show_results(message.hits, message.shown)
+        elif self._typing is None:  # typed while it ran, and the pause is over
+            self.run_query()
 
     def on_unmount(self) -> None:
         if self._unsubscribe is not None:
@@ -176,7 +254,7 @@ class LibraryScreen(Screen[None]):
         self._show_detail()
 
     def _row(self, h: SearchHit) -> Text:
-        score = f"{h.relevance:>2}" if h.relevance is not None else " ·"
+        score = score_text(h.relevance, self.shown.get(h.paper.id))
         star = "★" if h.paper.id in self.starred else " "
         return Text(f"{score} {star} {h.day}  {tex(h.paper.title)}  — "
                     f"{tex(h.paper.first_author)}",
@@ -211,7 +289,13 @@ class LibraryScreen(Screen[None]):
         detail.update(out)
 
     def on_input_changed(self, event: Input.Changed) -> None:
-        self.refresh_results()
+        """A keystroke: the box shows it at once; its query runs once typing pauses."""
+        if self.mode != "search" or not self.reader.store.available:
+            self.refresh_results()
+            return
+        if self._typing is not None:
+            self._typing.stop()
+        self._typing = self.set_timer(DEBOUNCE, self.run_query)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.query_one(OptionList).focus()
