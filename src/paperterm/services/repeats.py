@@ -69,8 +69,7 @@ def _near_duplicates(store: Store, papers: Sequence[Paper], own: Mapping[str, da
     """Add the papers whose title and first author an earlier announced paper has."""
     holder = {ascii_lower(p.title): p.id for p in papers}
     # the titles some other paper holds too (nearly every title of a day is its own only)
-    shared = {lowered for other, lowered in store.papers.title_holders(holder)
-              if other != holder.get(lowered)}
+    shared = store.papers.titles_held_elsewhere(holder)
     if not shared:
         return
     wanted = {(_title_key(p.title), _first_author(p.authors)): p for p in papers

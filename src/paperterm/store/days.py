@@ -5,7 +5,8 @@ index over (feed, day) or (day), so its cost follows the days asked for, not the
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import json
+from collections.abc import Iterable, Mapping
 from datetime import date
 
 from paperterm.models import Paper
@@ -70,14 +71,16 @@ class DayQueries(Queries):
             (day.isoformat(),), list(ids))
         return {r[0]: r[1] for r in rows}
 
-    def title_holders(self, titles: Iterable[str]) -> list[tuple[str, str]]:
-        """(id, title lower-cased) of cached papers whose title is one of `titles` up to
-        ASCII case (SQLite's lower(), over the papers_by_title index): two short columns,
-        to find the few titles another paper holds too."""
-        rows = self.select_in(
-            "SELECT DISTINCT id, lower(title) FROM papers WHERE lower(title) IN ({marks})",
-            (), sorted({ascii_lower(t) for t in titles}))
-        return [(r[0], r[1]) for r in rows]
+    def titles_held_elsewhere(self, holders: Mapping[str, str]) -> set[str]:
+        """Of `holders` (a title lower-cased as SQLite's lower() does -> the id holding it),
+        the titles a cached paper under another id holds too: one query over the
+        papers_by_title index, returning only those few (a day's titles are nearly all
+        its own)."""
+        rows = self.conn.execute(
+            """SELECT DISTINCT json_each.key FROM json_each(?)
+               JOIN papers AS p INDEXED BY papers_by_title ON lower(p.title) = json_each.key
+               WHERE p.id != json_each.value""", (json.dumps(dict(holders)),))
+        return {r[0] for r in rows}
 
     def same_titles(self, titles: Iterable[str]) -> list[tuple[str, str, str]]:
         """(id, title, authors JSON) of cached papers whose title is one of `titles` up to
