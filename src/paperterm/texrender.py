@@ -23,6 +23,8 @@ _SCRIPT = re.compile(r"([\^_])(?:\{([^{}]{1,12})\}|([^\s{}\\]))")
 _BARE = re.compile(r"(?<!\\)([%&#])")  # TeX specials meant literally in arXiv text
 _LEFTOVER = re.compile(r"[\\^_{}]")
 _MACRO_BEFORE_SCRIPT = re.compile(r"(\\[A-Za-z]+)(?=[\^_])")  # \sum_i: keep \sum whole
+_WORD_BEFORE_UNICODE = re.compile(r"(\\[A-Za-z]+)(?=[^\x00-\x7f])")  # \sqrtα: \sqrt, then α
+_WIDE_ACCENT = re.compile(r"\\wide(tilde|hat)(?![A-Za-z])")  # \widetilde{O}: Õ, not O
 _STYLE = re.compile(r"\\(?:texttt|textbf|textit|textsf|textrm|emph|textsc|mathrm|mathit|"
                     r"mathbf|text)\s*\{([^{}$]*)\}")
 
@@ -57,6 +59,8 @@ def _math(inner: str) -> str | None:
     """Unicode for the inside of `$...$`, or None to keep the whole span as written."""
     if not any(ch in inner for ch in "\\^_{}") and (" " in inner.strip() or not inner.strip()):
         return None  # "costs $5 and $6": prose between two dollar signs, not math
+    inner = _WORD_BEFORE_UNICODE.sub(r"\1 ", inner)  # a control word is ASCII letters only
+    inner = _WIDE_ACCENT.sub(r"\\\1", inner)
     scripted = _SCRIPT.sub(_script, _MACRO_BEFORE_SCRIPT.sub(r"\1{}", _STYLE.sub(r"\1", inner)))
     if not any(ch in scripted for ch in "\\{}%&#~"):  # $N^2$, $k$: no TeX parser needed
         return None if _LEFTOVER.search(scripted) else scripted.strip() or None

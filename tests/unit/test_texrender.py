@@ -24,6 +24,10 @@ from paperterm.texrender import fold_tex, tex_to_unicode
     ("$\\mathbb{R}^d$", "ℝᵈ"),
     ("$O(N^2)$ time", "O(N²) time"),
     ("costs $5 and $6", "costs $5 and $6"),
+    # a control word ends at the first non-ASCII letter: `\\sqrtα` was dropped whole
+    ("from $1/α$ to $1/\\sqrtα$", "from 1/α to 1/√(α)"),
+    ("$(ρ\\sqrtα)^{-1}$", "(ρ√(α))⁻¹"),
+    ("$\\widetilde{O}(n)$ work", "Õ(n) work"),  # the tilde was dropped: "O(n)"
 ])
 def test_tex_becomes_unicode(source, shown):
     assert tex_to_unicode(source) == shown
