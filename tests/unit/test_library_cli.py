@@ -189,7 +189,11 @@ def test_library_import_rejects_bad_files_with_one_line_and_changes_nothing(cli,
     for text in ["{not json", '{"format": "other"}', json.dumps(
             {"format": "paperterm-library", "version": 1,
              "papers": [{"id": "2603.00002", "starred": True}, {"id": "nonsense"}]}),
-                 json.dumps({"format": "paperterm-library", "version": 99, "papers": []})]:
+                 json.dumps({"format": "paperterm-library", "version": 99, "papers": []}),
+                 # a version SQLite cannot store was an "internal error: OverflowError"
+                 json.dumps({"format": "paperterm-library", "version": 1, "papers": [
+                     {"id": "2603.00002", "starred": True,
+                      "paper": {"version": 2 ** 70, "title": "T", "authors": ["A B"]}}]})]:
         bad.write_text(text, encoding="utf-8")
         proc = cli("library", "import", str(bad))
         assert proc.returncode == 2, proc.stderr
