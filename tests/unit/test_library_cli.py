@@ -102,6 +102,9 @@ def test_search_phrases_prefixes_authors_and_filters(cli, library):
     assert ids("experts", "--limit", "1") == ids("experts")[:1]
     assert len(ids("experts")) == 2
     assert ids("experts -auxiliary") == ["2603.00001"]
+    # unquoted, as the help lists it: "-auxiliary" was "unrecognized arguments"
+    assert ids("experts", "-auxiliary") == ["2603.00001"]
+    assert ids("-auxiliary", "experts") == ["2603.00001"]
     cli("star", "2603.00102")
     assert ids("experts", "--starred") == ["2603.00102"]
 
