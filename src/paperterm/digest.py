@@ -174,7 +174,8 @@ def render_digest(
         f"- **Papers:** {counts['total']} total, {counts['scored']} scored, "
         f"{counts['cached']} cached, {counts['unscored']} unscored"
         + (f", {counts['prefiltered']} not sent (prefilter), saved about "
-           f"{summary.saved_tokens:,} tokens, {_cost_text(summary.saved_cost)}"
+           f"{summary.saved_tokens:,} tokens, "
+           f"{'cost unknown' if summary.saved_cost is None else _cost_text(summary.saved_cost)}"
            if "prefiltered" in counts else "")
     )
     if summary.stopped:

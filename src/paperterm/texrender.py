@@ -23,6 +23,11 @@ _SCRIPT = re.compile(r"([\^_])(?:\{([^{}]{1,12})\}|([^\s{}\\]))")
 _BARE = re.compile(r"(?<!\\)([%&#])")  # TeX specials meant literally in arXiv text
 _LEFTOVER = re.compile(r"[\\^_{}]")
 _MACRO_BEFORE_SCRIPT = re.compile(r"(\\[A-Za-z]+)(?=[\^_])")  # \sum_i: keep \sum whole
+_WORD_BEFORE_UNICODE = re.compile(r"(\\[A-Za-z]+)(?=[^\x00-\x7f])")  # \sqrtα: \sqrt, then α
+_WIDE_ACCENT = re.compile(r"\\wide(tilde|hat)(?![A-Za-z])")  # \widetilde{O}: Õ, not O
+# macros the converter drops with their meaning ($\binom{n}{2}$ read "n2"): kept as written
+_UNRENDERED = re.compile(r"\\(?:[dt]?binom|choose|unicode)(?![A-Za-z])")
+_UNICODE = re.compile(r"\\unicode\s*\{\s*(?:x|0x|U\+)?([0-9A-Fa-f]{1,6})\s*\}")  # MathJax's
 _STYLE = re.compile(r"\\(?:texttt|textbf|textit|textsf|textrm|emph|textsc|mathrm|mathit|"
                     r"mathbf|text)\s*\{([^{}$]*)\}")
 
@@ -53,10 +58,20 @@ def _script(m: re.Match[str]) -> str:
     return m.group(0)  # no Unicode form: leaves a ^ or _, so the span stays as written
 
 
+def _codepoint(m: re.Match[str]) -> str:
+    code = int(m.group(1), 16)
+    return chr(code) if code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF else m.group(0)
+
+
 def _math(inner: str) -> str | None:
     """Unicode for the inside of `$...$`, or None to keep the whole span as written."""
     if not any(ch in inner for ch in "\\^_{}") and (" " in inner.strip() or not inner.strip()):
         return None  # "costs $5 and $6": prose between two dollar signs, not math
+    inner = _WORD_BEFORE_UNICODE.sub(r"\1 ", inner)  # a control word is ASCII letters only
+    inner = _UNICODE.sub(_codepoint, inner)
+    if _UNRENDERED.search(inner):
+        return None
+    inner = _WIDE_ACCENT.sub(r"\\\1", inner)
     scripted = _SCRIPT.sub(_script, _MACRO_BEFORE_SCRIPT.sub(r"\1{}", _STYLE.sub(r"\1", inner)))
     if not any(ch in scripted for ch in "\\{}%&#~"):  # $N^2$, $k$: no TeX parser needed
         return None if _LEFTOVER.search(scripted) else scripted.strip() or None

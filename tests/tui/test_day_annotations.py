@@ -44,3 +44,29 @@ async def test_saving_a_note_shows_it_in_the_preview_at_once(
         await until(pilot, lambda: not isinstance(app.screen, NoteEditor))
         await until(pilot, lambda: "note: check the ablation" in p.meta())
         assert "#to-read" in p.meta()
+
+
+async def test_editing_a_note_types_after_what_it_holds(make_session, make_app, probe, size,
+                                                        until):
+    """The editor opened with the cursor before the note's first word: what the user
+    typed to add to it went in front of it."""
+    session = make_session()
+    first = session.day.papers[0].id
+    store = Store.open(session.db_path)
+    store.marks.set_note(first, "read section 3\nask about the kernel")
+    store.close()
+    app = make_app(session, autoscore=False)
+    async with app.run_test(size=size) as pilot:
+        p = probe(app)
+        p.to_paper(first)
+        await until(pilot, lambda: p.current is not None and p.current.id == first)
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, NoteEditor))
+        await pilot.press(*" and the proof")
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: not isinstance(app.screen, NoteEditor))
+        store = Store.open(session.db_path)
+        try:
+            assert store.marks.note(first) == "read section 3\nask about the kernel and the proof"
+        finally:
+            store.close()

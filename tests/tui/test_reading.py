@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from paperterm.config import Config
-from paperterm.tui.preview import COLLAPSED_LINES, short_authors
+from paperterm.tui.preview import COLLAPSED_LINES, short_authors, wrapped_lines
 
 
 def _long(p, papers):
@@ -106,3 +106,22 @@ async def test_j_pages_the_preview_while_the_list_keeps_focus(make_session, make
         await pilot.press("K")
         await pilot.pause()
         assert pv.scroll_y == 0 and p.table.cursor == cursor
+
+
+async def test_one_line_more_is_said_in_the_singular(make_session, make_app, probe):
+    """A collapsed abstract one line longer than the preview said "▾ 1 more lines"."""
+    app = make_app(make_session(), autoscore=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        p = probe(app)
+        pv = p.preview
+        seen: dict[int, str] = {}
+        for entry in list(p.shown):
+            p.table.move_to(p.row_of(entry.id))
+            await pilot.pause()
+            if pv.collapsible and not pv.expanded:
+                text = wrapped_lines(pv.abstract_source(), pv._width())
+                seen.setdefault(text - pv.fit_lines, str(pv.border_title))
+            if 1 in seen and 2 in seen:
+                break
+        assert seen[1] == "▾ 1 more line: enter, J pages"
+        assert seen[2] == "▾ 2 more lines: enter, J pages"

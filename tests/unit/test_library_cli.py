@@ -102,6 +102,9 @@ def test_search_phrases_prefixes_authors_and_filters(cli, library):
     assert ids("experts", "--limit", "1") == ids("experts")[:1]
     assert len(ids("experts")) == 2
     assert ids("experts -auxiliary") == ["2603.00001"]
+    # unquoted, as the help lists it: "-auxiliary" was "unrecognized arguments"
+    assert ids("experts", "-auxiliary") == ["2603.00001"]
+    assert ids("-auxiliary", "experts") == ["2603.00001"]
     cli("star", "2603.00102")
     assert ids("experts", "--starred") == ["2603.00102"]
 
@@ -189,7 +192,11 @@ def test_library_import_rejects_bad_files_with_one_line_and_changes_nothing(cli,
     for text in ["{not json", '{"format": "other"}', json.dumps(
             {"format": "paperterm-library", "version": 1,
              "papers": [{"id": "2603.00002", "starred": True}, {"id": "nonsense"}]}),
-                 json.dumps({"format": "paperterm-library", "version": 99, "papers": []})]:
+                 json.dumps({"format": "paperterm-library", "version": 99, "papers": []}),
+                 # a version SQLite cannot store was an "internal error: OverflowError"
+                 json.dumps({"format": "paperterm-library", "version": 1, "papers": [
+                     {"id": "2603.00002", "starred": True,
+                      "paper": {"version": 2 ** 70, "title": "T", "authors": ["A B"]}}]})]:
         bad.write_text(text, encoding="utf-8")
         proc = cli("library", "import", str(bad))
         assert proc.returncode == 2, proc.stderr

@@ -129,6 +129,18 @@ def test_prefiltered_scores_count_as_scored_not_unscored():
     assert "prefiltered" not in status_counts(scores[1:])
 
 
+def test_an_unknown_price_is_said_to_be_the_cost_in_the_summary():
+    """With a model of unknown price the summary read "saved about 49,114 tokens, unknown"."""
+    from paperterm.cli.scoring_run import format_summary
+
+    scores = [Score("1", 1, 3, None, NOT_SENT, "prefiltered"), Score("2", 1, 7, 5, "", "cached")]
+    summary = RunSummary(model="openai/x", cost=None, earlier_prompt_tokens=10,
+                         earlier_cost=None, prefiltered=1, saved_tokens=49114, saved_cost=None)
+    text = format_summary(summary, scores)
+    assert "saved about 49,114 tokens, cost unknown" in text
+    assert "cached scores: 10 tokens, cost unknown, paid in earlier runs" in text
+
+
 # -- through the command line and the fake server ----------------------------------------
 
 

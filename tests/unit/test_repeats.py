@@ -63,6 +63,22 @@ def test_days_of_a_multi_day_view_count_each_paper_on_its_day(store: Store) -> N
     assert repeats(store, [*a, *rest], None, days) == {}
 
 
+@pytest.mark.parametrize("later_first", [False, True])
+def test_a_near_duplicate_in_a_multi_day_view_is_found_in_either_order(
+        store: Store, later_first: bool) -> None:
+    """The view lists the later twin before the earlier one (ranked above it): the twin was
+    not found, and the two showed as two rows."""
+    first = day_rows("2026-02-25")
+    a = _save(store, FIRST, first[:10])
+    twin = {**first[5], "id": "2603.01234"}
+    b = _save(store, LATER, [twin, *day_rows("2026-03-02")[:5]])
+    days = {p.id: FIRST.isoformat() for p in a} | {p.id: LATER.isoformat() for p in b}
+    papers = [*b, *a] if later_first else [*a, *b]
+    found = repeats(store, papers, None, days)
+    assert set(found) == {"2603.01234"}
+    assert found["2603.01234"].other_id == first[5]["id"]
+
+
 def test_titles_lower_case_as_sqlite_does():
     """The near-duplicate lookup lower-cases titles in Python as SQLite's lower() does in
     the index (ASCII letters only): a quick path for ASCII titles must not change that."""

@@ -24,12 +24,20 @@ from paperterm.texrender import fold_tex, tex_to_unicode
     ("$\\mathbb{R}^d$", "ℝᵈ"),
     ("$O(N^2)$ time", "O(N²) time"),
     ("costs $5 and $6", "costs $5 and $6"),
+    # a control word ends at the first non-ASCII letter: `\\sqrtα` was dropped whole
+    ("from $1/α$ to $1/\\sqrtα$", "from 1/α to 1/√(α)"),
+    ("$(ρ\\sqrtα)^{-1}$", "(ρ√(α))⁻¹"),
+    ("$\\widetilde{O}(n)$ work", "Õ(n) work"),  # the tilde was dropped: "O(n)"
+    ("a $\\unicode{x2013}$ b", "a – b"),  # MathJax's code point (was "x2013")
 ])
 def test_tex_becomes_unicode(source, shown):
     assert tex_to_unicode(source) == shown
 
 
 @pytest.mark.parametrize("span", [
+    "$\\binom{n}{2}$",  # was "n2"
+    "$n \\choose k$",  # was "n k"
+    "$\\unicode{xD800}$",  # no character: was "xD800"
     "$\\int_0^\\infty e^{-x^2}dx$",
     "$x^{\\dagger}_{\\mathcal{Q}}$",
 ])

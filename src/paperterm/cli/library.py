@@ -135,6 +135,8 @@ def _paper(r: dict[str, object]) -> Paper | None:
         return str(meta[k]) if meta.get(k) is not None else None
 
     version = meta.get("version")
+    if isinstance(version, int) and not 1 <= version <= 9999:  # as arXiv ids take them
+        raise ValueError("paper version must be a whole number from 1 to 9999")
     return clean_paper(Paper(
         id=pid, version=int(version) if isinstance(version, int) else None,
         title=str(meta.get("title") or ""), abstract=str(meta.get("abstract") or ""),

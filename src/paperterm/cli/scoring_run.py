@@ -120,10 +120,10 @@ def format_summary(summary: RunSummary, scores: list[Score]) -> str:
     ]
     earlier = summary.earlier_prompt_tokens + summary.earlier_completion_tokens
     if counts["cached"] and earlier:
-        paid = "unknown" if summary.earlier_cost is None else f"${summary.earlier_cost:.4f}"
+        paid = "cost unknown" if summary.earlier_cost is None else f"${summary.earlier_cost:.4f}"
         lines.append(f"cached scores: {earlier:,} tokens, {paid}, paid in earlier runs")
     if summary.prefiltered:
-        saved = "unknown" if summary.saved_cost is None else f"${summary.saved_cost:.4f}"
+        saved = "cost unknown" if summary.saved_cost is None else f"${summary.saved_cost:.4f}"
         lines.append(f"prefilter: {summary.prefiltered} papers not sent (local score kept); "
                      f"saved about {summary.saved_tokens:,} tokens, {saved}")
     if summary.stopped:

@@ -72,19 +72,22 @@ def _near_duplicates(store: Store, papers: Sequence[Paper], own: Mapping[str, da
     shared = store.papers.titles_held_elsewhere(holder)
     if not shared:
         return
-    wanted = {(_title_key(p.title), _first_author(p.authors)): p for p in papers
-              if ascii_lower(p.title) in shared}
-    matches: dict[str, Paper] = {}  # other id -> the paper of the day it duplicates
+    # a view of several days can hold both twins: each may be the later one
+    wanted: dict[tuple[str, str], list[Paper]] = {}
+    for p in papers:
+        if ascii_lower(p.title) in shared:
+            wanted.setdefault((_title_key(p.title), _first_author(p.authors)), []).append(p)
+    matches: dict[str, list[Paper]] = {}  # other id -> the papers of the view it duplicates
     for other, title, authors in store.papers.same_titles(shared):
-        paper = wanted.get((_title_key(title), _first_author(json.loads(authors))))
-        if paper is not None and other != paper.id:
-            matches[other] = paper
+        for paper in wanted.get((_title_key(title), _first_author(json.loads(authors))), []):
+            if other != paper.id:
+                matches.setdefault(other, []).append(paper)
     if not matches:
         return
     latest = max(d for d in own.values() if d is not None)
     for other, first in sorted(store.papers.announced_before(matches, latest).items(),
                                key=lambda item: item[1]):
-        paper = matches[other]
-        mine = own.get(paper.id)
-        if mine is not None and first < mine.isoformat() and paper.id not in out:
-            out[paper.id] = Repeat(paper.id, first, other)
+        for paper in matches[other]:
+            mine = own.get(paper.id)
+            if mine is not None and first < mine.isoformat() and paper.id not in out:
+                out[paper.id] = Repeat(paper.id, first, other)

@@ -224,7 +224,16 @@ class PapertermApp(App[int], inherit_bindings=False):
     def notify(self, message: str, *, title: str = "", severity: Any = "information",
                timeout: float | None = None, markup: bool = True) -> None:
         """A notice goes to the screen's header line (`NoticeLine`), where it covers
-        nothing; a screen without one shows it as a toast."""
+        nothing; a screen without one shows it as a toast. A screen just put up (a day
+        loaded meanwhile) has no header line yet: the notice waits for it."""
+        screen = self.screen if self.screen_stack else None
+        if screen is not None and not screen.is_mounted:
+            screen.call_later(self._show_notice, message, title, severity, timeout, markup)
+        else:
+            self._show_notice(message, title, severity, timeout, markup)
+
+    def _show_notice(self, message: str, title: str, severity: Any, timeout: float | None,
+                     markup: bool) -> None:
         lines = self.screen.query(NoticeLine) if self.screen_stack else None
         if not lines:
             super().notify(message, title=title, severity=severity, timeout=timeout,

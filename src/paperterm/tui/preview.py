@@ -356,7 +356,8 @@ class Preview(VerticalScroll, can_focus=True):
         else:
             abstract.update(self.highlighted(text))
         # the "more" line sits in the border above, where it takes no line of abstract
-        self.border_title = (f"▾ {lines - fit} more lines: enter, J pages" if collapsed
-                             else None)
+        more = lines - fit
+        self.border_title = (f"▾ {more} more line{'' if more == 1 else 's'}: enter, J pages"
+                             if collapsed else None)
         toggle.display = self.collapsible and not collapsed
         toggle.update(Text("▴ less (enter)"))

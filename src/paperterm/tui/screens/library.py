@@ -401,7 +401,9 @@ class NoteEditor(ModalScreen[bool]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one(TextArea).focus()
+        text = self.query_one(TextArea)
+        text.move_cursor(text.document.end)  # what the user types adds to the note
+        text.focus()
 
     def action_save(self) -> None:
         if not self.reader.store.available:
