@@ -211,3 +211,30 @@ async def test_a_query_with_arxiv_down_searches_the_cache(
         await until(pilot, lambda: app.session.pending is None and len(p.shown) == 1)
         assert p.shown[0].id == "2602.02001"  # the cached match, not the latest day
         assert p.said("the cache was searched, not arXiv")
+
+
+async def test_a_step_back_while_today_hangs_goes_at_once(
+        yesterday_cached, make_app, probe, size, until, monkeypatch):
+    """`[` while today's fetch hangs goes to the cached day before, at once (it said
+    "Already loading…" for the 20 s the fetch took); the hanging fetch's outcome, when it
+    comes, is dropped."""
+    store = Store.open(yesterday_cached.db_path)
+    store.papers.save_day(FEED, date(2026, 2, 23), _papers("23"), source="rss",
+                          fetched_for=date(2026, 2, 23))
+    store.close()
+    with HostileServer("hang") as server:
+        monkeypatch.setenv("PAPERTERM_RSS_URL", server.url + "/rss/{cats}")
+        session = _starting(yesterday_cached, _request())
+        app = make_app(session, autoscore=False)
+        async with app.run_test(size=size) as pilot:
+            p = probe(app)
+            await until(pilot, lambda: "2026-02-24" in _header(p))
+            assert app.session.pending is not None  # today's fetch hangs behind it
+            started = time.monotonic()
+            await pilot.press("left_square_bracket")
+            await until(pilot, lambda: _showing(app, "2026-02-23"))
+            assert time.monotonic() - started < 3
+            assert app.session.pending is None
+            assert not p.said("Already loading")
+            await pilot.press("right_square_bracket")
+            await until(pilot, lambda: _showing(app, "2026-02-24"))

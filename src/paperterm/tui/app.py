@@ -158,6 +158,10 @@ class PapertermApp(App[int], inherit_bindings=False):
         """Load the shown day for `topic`'s categories in the background; False: it stays."""
         return self.loader.reload_for_topic(topic)
 
+    def abandon_fetch(self) -> bool:
+        """See `Reader.abandon_fetch`."""
+        return self.loader.abandon()
+
     def on_day_fetched(self, message: DayFetched) -> None:
         self.loader.fetched(message)
 

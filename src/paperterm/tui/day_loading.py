@@ -121,6 +121,16 @@ class DayLoader:
         self.start()
         return True
 
+    def abandon(self) -> bool:
+        """Drop the fetch under way (its day or failure is ignored when it comes; the thread,
+        a daemon, ends by its deadline). False while a topic switch waits for its day."""
+        if self._topic_after_load is not None:
+            return False
+        self._thread = None
+        if self.session.pending is not None:
+            self.reader.session = dataclasses.replace(self.session, pending=None)
+        return True
+
     # -- the thread's outcome -----------------------------------------------------------------
 
     def failed(self, message: DayFetchFailed) -> None:

@@ -42,6 +42,11 @@ class Reader(Protocol):
     def reload_for_topic(self, topic: Topic) -> bool:
         """Load the shown day for `topic`'s categories in the background; False: it stays."""
 
+    def abandon_fetch(self) -> bool:
+        """Stop waiting for the day being fetched in the background (the user went to
+        another day): its outcome is dropped when it comes. False: a topic switch waits
+        for that day, so the fetch stands."""
+
     def copy_to_clipboard(self, text: str) -> None: ...
 
     def suspend(self) -> AbstractContextManager[None]: ...

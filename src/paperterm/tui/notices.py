@@ -22,15 +22,27 @@ class Notice:
     text: str
     severity: str
     until: float  # time.monotonic() when it goes
+    at: float = 0.0  # time.monotonic() when it was said
+
+
+TOGETHER = 1.0  # notices said within this many seconds of each other came together
 
 
 _RANK = {"error": 2, "warning": 1}
 
 
 def notice_text(live: list[Notice], width: int | None = None) -> Text:
-    """The live notice that matters most (errors, then warnings, the newest of them) on one
-    line, and how many others are live ("(+1 more)"); cut with "…" to `width` cells."""
-    newest = max(reversed(live), key=lambda n: _RANK.get(n.severity, 0))
+    """The live notice that matters most on one line, and how many others are live
+    ("(+1 more)"); cut with "…" to `width` cells. Errors first (the newest); else, of the
+    notices that came with the newest (start-up's, say), the warnings first: what the user
+    did just now (saved, exported) is never hidden behind an older warning."""
+    errors = [n for n in live if n.severity == "error"]
+    if errors:
+        newest = errors[-1]
+    else:
+        latest = max(n.at for n in live)
+        recent = [n for n in live if n.at >= latest - TOGETHER]
+        newest = max(reversed(recent), key=lambda n: _RANK.get(n.severity, 0))
     more = f" (+{len(live) - 1} more)" if len(live) > 1 else ""
     said = _MARK.get(newest.severity, "") + one_line(newest.text)
     if width is not None:
@@ -50,7 +62,8 @@ class NoticeLine(Static):
 
     def notice(self, text: str, severity: str, timeout: float) -> None:
         """Say `text` here for `timeout` seconds."""
-        self.notices.append(Notice(text, severity, time.monotonic() + timeout))
+        now = time.monotonic()
+        self.notices.append(Notice(text, severity, now + timeout, now))
         self.set_timer(timeout, self._expire)
         self.refresh()
 

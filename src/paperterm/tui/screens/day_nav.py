@@ -153,8 +153,13 @@ class DayNavigation(DayController):
 
         reader = self.view.reader
         if reader.session.pending is not None:
-            reader.say("Already loading…", timeout=3)
-            return
+            # a fetch under way (today's, hanging, say) gives way to the day asked for now
+            if not reader.abandon_fetch():
+                reader.say("Loading the day for the topic chosen; go to another day when "
+                           "it is up.", timeout=3)
+                return
+            self._thread = None
+            reader.session = replace(reader.session, pending=None)
         store = reader.store
         if store.available:
             try:
