@@ -105,6 +105,9 @@ def test_search_phrases_prefixes_authors_and_filters(cli, library):
     # unquoted, as the help lists it: "-auxiliary" was "unrecognized arguments"
     assert ids("experts", "-auxiliary") == ["2603.00001"]
     assert ids("-auxiliary", "experts") == ["2603.00001"]
+    # a -word starting with h was read as -h and printed the help
+    assert ids("experts", "-hauxiliary") == ids("experts")
+    assert ids("experts", "-auxiliary", "--limit", "5") == ["2603.00001"]
     cli("star", "2603.00102")
     assert ids("experts", "--starred") == ["2603.00102"]
 

@@ -242,6 +242,16 @@ class _Parser(argparse.ArgumentParser):
         return ns, extras
 
 
+class _SearchParser(argparse.ArgumentParser):
+    """`search`'s parser: a "-word" (an exclusion) is a query word, never an option
+    (`search experts -hessian` printed the help: argparse read it as `-h`)."""
+
+    def _parse_optional(self, arg_string: str) -> Any:
+        if _EXCLUDED.fullmatch(arg_string) and arg_string not in self._option_string_actions:
+            return None
+        return super()._parse_optional(arg_string)
+
+
 class _Subcommands(argparse._SubParsersAction):
     """Subcommands with the shared options each one takes. `wanted`: the subcommands that
     get them (None: all); the others are only listed, since a command line uses at most one
@@ -255,7 +265,13 @@ class _Subcommands(argparse._SubParsersAction):
         else:
             kwargs["add_help"] = False  # never parsed: only its name and help are listed
         kwargs.setdefault("formatter_class", _Formatter)
-        return super().add_parser(name, **kwargs)
+        usual = self._parser_class
+        if name == "search":
+            self._parser_class = _SearchParser
+        try:
+            return super().add_parser(name, **kwargs)
+        finally:
+            self._parser_class = usual
 
 
 def _file(action: argparse.Action) -> None:
