@@ -7,14 +7,21 @@ from paperterm.store import Store
 from paperterm.tui.screens.library import NoteEditor
 
 
-async def test_preview_shows_tags_and_note_of_the_paper_under_the_cursor(
-        make_session, make_app, probe, size, until):
-    session = make_session()
+def _noted(session, tags: list[str] | None = None) -> str:
+    """The id of the day's first paper, given a two-line note (and `tags`) in the store."""
     first = session.day.papers[0].id
     store = Store.open(session.db_path)
     store.marks.set_note(first, "read section 3\nask about the kernel")
-    store.marks.set_tags(first, ["Reading Group", "moe"])
+    if tags:
+        store.marks.set_tags(first, tags)
     store.close()
+    return first
+
+
+async def test_preview_shows_tags_and_note_of_the_paper_under_the_cursor(
+        make_session, make_app, probe, size, until):
+    session = make_session()
+    first = _noted(session, ["Reading Group", "moe"])
     app = make_app(session, autoscore=False)
     async with app.run_test(size=size) as pilot:
         p = probe(app)
@@ -51,10 +58,7 @@ async def test_editing_a_note_types_after_what_it_holds(make_session, make_app, 
     """The editor opened with the cursor before the note's first word: what the user
     typed to add to it went in front of it."""
     session = make_session()
-    first = session.day.papers[0].id
-    store = Store.open(session.db_path)
-    store.marks.set_note(first, "read section 3\nask about the kernel")
-    store.close()
+    first = _noted(session)
     app = make_app(session, autoscore=False)
     async with app.run_test(size=size) as pilot:
         p = probe(app)

@@ -242,6 +242,8 @@ async def test_a_day_loaded_in_the_background_says_what_it_is(make_session, make
     [sample] only); a headless command said "arXiv is unreachable" all along."""
     from support.fakearxiv import closed_port
 
+    from paperterm.tui.notices import NoticeLine
+
     monkeypatch.setenv("PAPERTERM_TODAY", "2026-02-25")
     monkeypatch.setenv("PAPERTERM_RSS_URL", f"http://127.0.0.1:{closed_port()}/rss/{{cats}}")
     app = make_app(loading_session(make_session))
@@ -251,6 +253,16 @@ async def test_a_day_loaded_in_the_background_says_what_it_is(make_session, make
         await until(pilot, lambda: p.said("arXiv is unreachable"))
         assert p.said("showing the bundled sample day")
         assert ("warning" in [sev for m, sev in app.said if "unreachable" in m])
+
+        # in the new screen's header line: it was a toast over the abstract for ten
+        # seconds (the screen that replaced the loading one had no header line yet)
+        def in_header() -> bool:
+            line = app.screen.query(NoticeLine)
+            return bool(line) and any("arXiv is unreachable" in n.text
+                                      for n in line.first().live())
+
+        await until(pilot, in_header)
+        assert not app.screen.query("Toast")
 
 
 async def test_the_first_frame_drawn_is_kept(make_session, make_app, size):
@@ -288,28 +300,3 @@ def test_keys_typed_during_start_up_reach_the_list_and_the_search_box(make_sessi
 
     app.run(headless=True, size=size, auto_pilot=type_at_once)
     assert seen == {"top": "DayScreen", "search": "mallory"}
-
-
-async def test_a_notice_of_a_day_loaded_in_the_background_shows_in_its_header(
-        make_session, make_app, probe, size, until, monkeypatch):
-    """The day that replaced the loading screen said "arXiv is unreachable … sample day" as
-    a toast over the abstract for ten seconds: the new screen had no header line yet."""
-    from support.fakearxiv import closed_port
-
-    from paperterm.tui.notices import NoticeLine
-
-    monkeypatch.setenv("PAPERTERM_TODAY", "2026-02-25")
-    monkeypatch.setenv("PAPERTERM_RSS_URL", f"http://127.0.0.1:{closed_port()}/rss/{{cats}}")
-    app = make_app(loading_session(make_session))
-    async with app.run_test(size=size) as pilot:
-        p = probe(app)
-        await until(pilot, lambda: len(p.shown) == 244, seconds=15)
-        await until(pilot, lambda: p.said("arXiv is unreachable"))
-
-        def in_header() -> bool:
-            line = app.screen.query(NoticeLine)
-            return bool(line) and any("arXiv is unreachable" in n.text
-                                      for n in line.first().live())
-
-        await until(pilot, in_header)
-        assert not app.screen.query("Toast")

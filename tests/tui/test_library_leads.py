@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from support.olderday import OLDER, older_day
 from textual.widgets import Input, OptionList
 
 from paperterm.models import Paper
@@ -13,20 +14,10 @@ from paperterm.store import Store
 from paperterm.tui.screens.day import DayScreen
 from paperterm.tui.screens.library import LibraryScreen
 
-OLDER = date(2026, 2, 2)
-
 
 def _older_day(db) -> None:  # type: ignore[no-untyped-def]
-    store = Store.open(db)
-    store.papers.save_day("cs.AI+cs.LG", OLDER, [
-        Paper("2602.00001", 1, "Zebrafish larvae tracking with transformers", ("Ada Lovelace",),
-              "We track zebrafish larvae in video.", ("cs.CV",), "cs.CV"),
-        Paper("2602.00002", 1, "Tracking zebrafish schools", ("Alan Turing",),
-              "Zebrafish larvae schools, tracked.", ("cs.CV",), "cs.CV"),
-        Paper("2602.00003", 1, "Protein folding at scale", ("Grace Hopper",),
-              "Folding proteins.", ("q-bio.BM",), "q-bio.BM"),
-    ], source="rss")
-    store.close()
+    older_day(db, Paper("2602.00003", 1, "Protein folding at scale", ("Grace Hopper",),
+                        "Folding proteins.", ("q-bio.BM",), "q-bio.BM"))
 
 
 async def test_search_results_move_with_jk_and_the_query_keeps_its_text(

@@ -3,30 +3,17 @@ similar papers and the note editor, driven with Pilot against a real SQLite cach
 
 from __future__ import annotations
 
-from datetime import date
-
+from support.olderday import older_day
 from support.waiting import until_the_clock_moves
 
-from paperterm.models import Paper
 from paperterm.store import Store
 from paperterm.tui.screens.library import LibraryScreen, NoteEditor
-
-
-def _older_day(db) -> None:  # type: ignore[no-untyped-def]
-    store = Store.open(db)
-    store.papers.save_day("cs.AI+cs.LG", date(2026, 2, 2), [
-        Paper("2602.00001", 1, "Zebrafish larvae tracking with transformers", ("Ada Lovelace",),
-                     "We track zebrafish larvae in video.", ("cs.CV",), "cs.CV"),
-        Paper("2602.00002", 1, "Tracking zebrafish schools", ("Alan Turing",),
-                     "Zebrafish larvae schools, tracked.", ("cs.CV",), "cs.CV"),
-    ], source="rss")
-    store.close()
 
 
 async def test_search_screen_finds_papers_of_other_days_and_stars_them(
         make_session, make_app, size, until):
     session = make_session()
-    _older_day(session.db_path)
+    older_day(session.db_path)
     app = make_app(session)
     async with app.run_test(size=size) as pilot:
         await pilot.press("F")
@@ -81,7 +68,7 @@ async def test_similar_shows_the_score_of_the_current_model_not_an_old_cached_on
     from paperterm.store import ScoreRow
 
     session = make_session(settings=ScoringSettings(model="new/model"))
-    _older_day(session.db_path)
+    older_day(session.db_path)
     store = Store.open(session.db_path)
     for model, relevance in (("new/model", 9), ("old/model", 5)):  # the old one cached last
         store.scores.save_scores([ScoreRow("2602.00002", 1, relevance, 3, model)],

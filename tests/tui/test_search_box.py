@@ -8,11 +8,11 @@ import json
 import threading
 import time
 from dataclasses import fields
-from datetime import date
 from pathlib import Path
 from typing import Any
 
-from paperterm.models import Paper
+from support.olderday import older_day
+
 from paperterm.session import Session
 from paperterm.store import Library, SearchHit, Store
 from paperterm.tui.screens.library import LibraryScreen
@@ -51,22 +51,11 @@ def held_session(session: Session, gate: threading.Event, started: list[str]) ->
     return Held(**{f.name: getattr(session, f.name) for f in fields(session)})
 
 
-def _older_day(db: Path) -> None:
-    store = Store.open(db)
-    store.papers.save_day("cs.AI+cs.LG", date(2026, 2, 2), [
-        Paper("2602.00001", 1, "Zebrafish larvae tracking with transformers", ("Ada Lovelace",),
-              "We track zebrafish larvae in video.", ("cs.CV",), "cs.CV"),
-        Paper("2602.00002", 1, "Tracking zebrafish schools", ("Alan Turing",),
-              "Zebrafish schools, tracked.", ("cs.CV",), "cs.CV"),
-    ], source="rss")
-    store.close()
-
-
 async def test_typing_echoes_each_letter_at_once_while_a_slow_search_runs(
         make_session, make_app, size, until):
     gate, started = threading.Event(), []
     session = make_session()
-    _older_day(session.db_path)
+    older_day(session.db_path)
     app = make_app(held_session(session, gate, started), autoscore=False)
     async with app.run_test(size=size) as pilot:
         # the reader's own store is held too: a search on the keys' thread blocks them
@@ -154,7 +143,7 @@ async def test_a_search_that_fails_leaves_the_box_searching(make_session, make_a
             return store
 
     session = make_session()
-    _older_day(session.db_path)
+    older_day(session.db_path)
     app = make_app(Failing(**{f.name: getattr(session, f.name) for f in fields(session)}),
                    autoscore=False)
     async with app.run_test(size=size) as pilot:
