@@ -145,7 +145,7 @@ def render_digest(
     hidden = len(ordered) - len(shown)
     unscored = [p for p in papers if not has_score(scores.get(p.id))]
     counts = _counts(papers, scores)
-    model_label = model or "local keyword scorer"
+    model_label = model or "local ranking"
     if fmt == "json":
         return _json(
             day_label,

@@ -47,7 +47,7 @@ async def test_e_writes_a_markdown_note_for_the_current_paper(make_session, make
         p = probe(app)
         current = p.current
         await _export(pilot, app, until, "markdown")
-        await until(pilot, lambda: p.said("1 notes written"))
+        await until(pilot, lambda: p.said("1 note written"))
     note = isolated_home.home / "notes" / f"{current.id}.md"
     assert note.read_text(encoding="utf-8").startswith(f'---\nid: "{current.id}"')
 

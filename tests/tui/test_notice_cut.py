@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from paperterm.tui.notices import Notice, notice_text
 
-LONG = ("Ranked by the local keyword scorer. For LLM scoring pass --model openai/gpt-4o-mini "
+LONG = ("Ranked offline by the local ranking. For LLM scoring pass --model openai/gpt-4o-mini "
         "(or set model = \"...\" in the config file); r rescores.")
 
 

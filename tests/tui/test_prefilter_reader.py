@@ -31,7 +31,7 @@ async def test_the_reader_sends_only_the_local_top_part(make_session, make_app, 
         await until(pilot, lambda: p.said("Prefilter: 170 papers not sent"))
         p.to_paper(held[0].id)
         await until(pilot, lambda: "not sent (prefilter)" in p.meta())
-        assert "(local keyword scorer)" in p.meta()
+        assert "(local ranking)" in p.meta()
         # r sends the shown papers the model has not scored, held ones included
         target = held[0]
         # whole words: the / filter matches words, not substrings

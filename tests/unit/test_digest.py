@@ -148,6 +148,6 @@ def test_json_digest(day):
 def test_local_scorer_digest_and_empty_day():
     s = RunSummary(model="")
     md = render_digest("d", TOPIC, "", s, [], {}, "md", None)
-    assert "**Model:** local keyword scorer" in md and "No scored papers" in md
+    assert "**Model:** local ranking" in md and "No scored papers" in md
     with pytest.raises(ValueError):
         render_digest("d", TOPIC, "", s, [], {}, "html", None)  # type: ignore[arg-type]

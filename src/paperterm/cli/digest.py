@@ -116,7 +116,7 @@ def _send(opts: Options, s: Session, scores: dict, model: str,
 
     cfg = s.config.delivery
     message = DigestMessage(
-        day=s.day.label, topic=s.topic.name, model=model or "local keyword scorer",
+        day=s.day.label, topic=s.topic.name, model=model or "local ranking",
         total=len(s.day.papers),
         picks=top_picks(s.day.papers, scores, cfg.max_papers, opts.min_relevance),
         revised=tuple(revised))

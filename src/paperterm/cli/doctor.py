@@ -164,7 +164,7 @@ def check_database(report: Report) -> None:
 
 def check_model(report: Report, settings: ScoringSettings, *, request: bool) -> None:
     if not settings.model:
-        report.add("info", "model", "none set: the local keyword scorer ranks papers offline",
+        report.add("info", "model", "none set: papers are ranked offline by the local ranking",
                    "for LLM scoring and summaries set --model (e.g. openai/gpt-4o-mini) or "
                    "config `model`")
         return

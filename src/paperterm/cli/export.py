@@ -126,7 +126,9 @@ def _export_other(opts: Options, s: Session) -> int:
             except OSError as exc:
                 raise UserError(f"{directory}: cannot write notes "
                                 f"({exc.strerror or exc})", 1) from None
-            print(f"{directory}: {len(result.written)} notes written, {len(result.kept)} "
+            from paperterm.scoring.halt import count
+
+            print(f"{directory}: {count(len(result.written), 'note')} written, {len(result.kept)} "
                   "already there (kept; --update rewrites them)", file=sys.stderr)
             return EXIT_OK
         text = render(opts.format, papers, pattern)

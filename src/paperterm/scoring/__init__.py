@@ -1,4 +1,4 @@
-"""Scoring papers against a topic: the local keyword scorer and the LLM engine.
+"""Scoring papers against a topic: the local ranking and the LLM engine.
 
 Importing this package never imports litellm, nor the engine: `run_scoring`, `score_papers`,
 `run_task` and `aclose_llm_clients` load it on first use (and the engine imports litellm the

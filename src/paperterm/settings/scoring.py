@@ -55,7 +55,7 @@ class ScoringSettings:
     model: str = _flag(
         "", help="any litellm model, e.g. openai/gpt-4o-mini", commands=MODEL,
         example='"openai/gpt-4o-mini"',
-        before="LLM scoring through litellm. Empty model = the local keyword scorer.\n"
+        before="LLM scoring through litellm. Empty model = the local ranking.\n"
                "API keys come from the provider's usual environment variables\n"
                "(OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY, ...), never from this file.")
     api_base: str = _flag(

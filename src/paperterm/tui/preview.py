@@ -295,11 +295,11 @@ class Preview(VerticalScroll, can_focus=True):
             out.append(f"relevance {e.relevance}", style="bold")
             if e.novelty is not None:
                 out.append(f" · novelty {e.novelty}", style="bold")
-            source = {"local": "local keyword scorer", "cached": "cached",
-                      "prefilter": "local keyword scorer",
-                      "failed": "local keyword scorer, provisional",
-                      "queued": "local keyword scorer, provisional: waiting for the model",
-                      "unsent": "local keyword scorer, provisional"}.get(e.status, "")
+            source = {"local": "local ranking", "cached": "cached",
+                      "prefilter": "local ranking",
+                      "failed": "local ranking, provisional",
+                      "queued": "local ranking, provisional: waiting for the model",
+                      "unsent": "local ranking, provisional"}.get(e.status, "")
             if source:
                 out.append(f"  ({source})", style=self.muted)
             if e.reason:  # on the same line: every line saved is a line of abstract

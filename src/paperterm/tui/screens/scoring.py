@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from paperterm.tui.screens.day_view import DayView
 
 ENABLE_LLM_HINT = (
-    "Ranked by the local keyword scorer. For LLM scoring pass --model openai/gpt-4o-mini "
+    "Ranked offline by the local ranking. For LLM scoring pass --model openai/gpt-4o-mini "
     "(or set model = \"...\" in the config file); r rescores."
 )
 
