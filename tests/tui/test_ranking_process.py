@@ -13,7 +13,7 @@ import pytest
 
 import paperterm.scoring.local.semantic as semantic
 from paperterm.scoring.local import rank_locally
-from paperterm.scoring.local.process import RankingProcess, RankingProcessFailed
+from paperterm.scoring.ranking_process import RankingProcess, RankingProcessFailed
 from paperterm.store import Store
 
 pytestmark = pytest.mark.usefixtures("embedding_model")
@@ -68,7 +68,7 @@ async def test_a_killed_ranking_process_is_started_again(make_session, make_app,
 
 async def test_a_ranking_process_that_fails_leaves_the_reader_ranking(
         make_session, make_app, probe, size, until, example_papers, monkeypatch):
-    import paperterm.scoring.local.process as process
+    import paperterm.scoring.ranking_process as process
 
     monkeypatch.setattr(process, "CHILD", "import sys; sys.exit(3)")  # a broken install
     session = make_session()

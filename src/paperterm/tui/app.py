@@ -28,8 +28,8 @@ from textual.widgets import Input
 
 from paperterm.models import Topic
 from paperterm.reader_state import remember_theme
-from paperterm.scoring.local.process import RankingProcess
-from paperterm.scoring.local.process import wanted as ranking_wanted
+from paperterm.scoring.ranking_process import RankingProcess
+from paperterm.scoring.ranking_process import wanted as ranking_wanted
 from paperterm.session import Session
 from paperterm.tui.commands import PapertermCommands
 from paperterm.tui.compat import push_result_callback

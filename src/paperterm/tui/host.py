@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from textual.app import App
 
     from paperterm.models import Topic
-    from paperterm.scoring.local.process import RankingProcess
+    from paperterm.scoring.ranking_process import RankingProcess
     from paperterm.services.marks import MarksService
     from paperterm.session import Session
     from paperterm.store import Store

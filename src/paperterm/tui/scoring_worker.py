@@ -26,7 +26,7 @@ from paperterm.tui.messages import (
 from paperterm.tui.workers import Job, Target, current_job, post
 
 if TYPE_CHECKING:
-    from paperterm.scoring.local.process import RankingProcess
+    from paperterm.scoring.ranking_process import RankingProcess
     from paperterm.services.scoring import ScoringEvent
     from paperterm.store import StoreFactory
 
@@ -91,7 +91,7 @@ class LocalRanking:
     def rank(self, papers: list[Paper], topic: Topic, label: str,
              keywords_only: bool) -> tuple[list[Score] | None, str]:
         """The scores, and a notice when the ranking process failed (ranked here instead)."""
-        from paperterm.scoring.local.process import RankingProcessFailed
+        from paperterm.scoring.ranking_process import RankingProcessFailed
 
         notice = ""
         if self.process is not None and self.process.usable:

@@ -205,7 +205,7 @@ class _Duplex:
         self._writer.close()
 
 
-CHILD = "from paperterm.scoring.local.process import serve_pipes; serve_pipes()"
+CHILD = "from paperterm.scoring.ranking_process import serve_pipes; serve_pipes()"
 
 
 def serve_pipes() -> None:
