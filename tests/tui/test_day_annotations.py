@@ -4,7 +4,7 @@ for the paper under the cursor, and updated when the note editor saves."""
 from __future__ import annotations
 
 from paperterm.store import Store
-from paperterm.tui.screens.library import NoteEditor
+from paperterm.tui.screens.note_editor import NoteEditor
 
 
 def _noted(session, tags: list[str] | None = None) -> str:

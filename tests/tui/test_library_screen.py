@@ -7,7 +7,8 @@ from support.olderday import older_day
 from support.waiting import until_the_clock_moves
 
 from paperterm.store import Store
-from paperterm.tui.screens.library import LibraryScreen, NoteEditor
+from paperterm.tui.screens.library import LibraryScreen
+from paperterm.tui.screens.note_editor import NoteEditor
 
 
 async def test_search_screen_finds_papers_of_other_days_and_stars_them(

@@ -4,9 +4,8 @@
 lifetime, notices) and hosts the screens: the day view (`screens.day.DayScreen`), the
 default screen (composed with the app; another day replaces it), and the dialogs it opens.
 
-Start-up is kept light: the scoring engine (and litellm, which it imports lazily) is only
-imported by the worker thread that runs an LLM scoring pass, after the list is on screen.
-"""
+Start-up is kept light: the scoring engine (and litellm) is imported only by the worker
+that runs an LLM scoring pass, after the list is on screen."""
 
 from __future__ import annotations
 
@@ -64,9 +63,9 @@ class PapertermApp(App[int], inherit_bindings=False):
     TITLE = "paperterm"
     ENABLE_COMMAND_PALETTE = True
     COMMANDS = App.COMMANDS | {PapertermCommands}
+    _theme_chosen = False  # the readable colours wait for the first theme (see __init__)
     # not inherited: Textual's own ctrl+q binding (priority, hidden) hid the footer's Quit
     # when [keys] maps quit to ctrl+q; ctrl+q quits through `hard_quit_keys` instead
-    _theme_chosen = False
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+c", "help_quit", show=False, system=True)]
 
@@ -80,8 +79,7 @@ class PapertermApp(App[int], inherit_bindings=False):
         self._retry_timer: Timer | None = None
         self.quitting = False  # set by `q`: every later key and click is ignored
         self.hints_given: set[str] = set()  # once per run, whatever day screens follow
-        # local rankings run beside the reader, so keys never wait for them (started with
-        # the first ranking, in its worker)
+        # local rankings run beside the reader, keys never wait (started by the first one)
         self.ranking: RankingProcess | None = RankingProcess() if ranking_wanted() else None
         self.loader = DayLoader(self, self, autoscore=autoscore)  # days loaded meanwhile
         self.keymap, key_problems = keymap_problems(dict(session.config.keys))
@@ -95,7 +93,7 @@ class PapertermApp(App[int], inherit_bindings=False):
         ]
         self.theme_names, theme_errors = register_themes(self, session.config)
         self.startup_notices += [(err, "error") for err in theme_errors]
-        self._theme_chosen = True  # from here on the variables are the first theme's
+        self._theme_chosen = True
         start_with_theme(self, first_theme(self, session, self.theme_names,
                                            self.startup_notices))
 
@@ -106,17 +104,14 @@ class PapertermApp(App[int], inherit_bindings=False):
         """The theme's variables, with every text colour made readable on its background
         (tui/themes.py: at least 4.5:1 in truecolor and in 256 colours)."""
         variables = super().get_css_variables()
-        if not self._theme_chosen:  # App.__init__ asks for its default theme's: not used
-            return variables
-        variables.update(readable_variables(variables, self.current_theme.dark))
-        self.theme_variables = variables
+        if self._theme_chosen:  # (App.__init__ asks first for its default theme's: unused)
+            variables.update(readable_variables(variables, self.current_theme.dark))
         return variables
 
     def get_default_screen(self) -> DayScreen:
         """The day's screen, the bottom of the stack, composed with the app (pushed from
-        `on_mount` instead, its first frame was drawn inside Textual's start-up batch and
-        thrown away: a twelfth of the time to the first paint). Opens the store it reads
-        its marks from."""
+        `on_mount`, its first frame was thrown away: a twelfth of the time to the first
+        paint). Opens the store it reads its marks from."""
         self._open_store()
         screen = DayScreen(self.session, autoscore=self.autoscore)
         # as `push_screen` leaves it: `switch_screen` (another day) pops this callback
@@ -158,8 +153,7 @@ class PapertermApp(App[int], inherit_bindings=False):
         """Load the shown day for `topic`'s categories in the background; False: it stays."""
         return self.loader.reload_for_topic(topic)
 
-    def abandon_fetch(self) -> bool:
-        """See `Reader.abandon_fetch`."""
+    def abandon_fetch(self) -> bool:  # see Reader.abandon_fetch
         return self.loader.abandon()
 
     def on_day_fetched(self, message: DayFetched) -> None:

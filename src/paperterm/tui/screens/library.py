@@ -1,5 +1,6 @@
 """The library across days, in the reader: search over every cached paper, the Starred
-reading list and papers similar to one, in one screen; and the note/tags editor.
+reading list and papers similar to one, in one screen (the note/tags editor, `n`, is
+`screens.note_editor`).
 
 Results show title, first author, day and score; the detail pane shows authors, tags, the
 note and the abstract snippet with the matched words highlighted. The search box never
@@ -20,9 +21,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
-from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Input, Label, OptionList, Static, TextArea
+from textual.screen import Screen
+from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from paperterm.hygiene import cut
@@ -36,6 +36,7 @@ from paperterm.tui.bib_actions import BibOptions, bibtex_clipping, save_papers
 from paperterm.tui.footer import FittingFooter
 from paperterm.tui.host import Reader, reader_of
 from paperterm.tui.messages import LibraryFound
+from paperterm.tui.screens.note_editor import NoteEditor
 from paperterm.tui.text import clean, tex
 from paperterm.tui.workers import Target, current_job, post
 
@@ -371,50 +372,3 @@ class LibraryScreen(Screen[None]):
     def action_note(self) -> None:
         if self.current is not None:
             self.app.push_screen(NoteEditor(self.current.paper.id))  # shown as it is saved
-
-
-class NoteEditor(ModalScreen[bool]):
-    """A multi-line note and comma-separated tags for one paper; ctrl+s saves, esc cancels."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "save", "Save", show=True, priority=True),
-        Binding("escape", "cancel", "Cancel", show=True),
-    ]
-
-    def __init__(self, paper_id: str) -> None:
-        super().__init__()
-        self.paper_id = paper_id
-
-    @property
-    def reader(self) -> Reader:
-        return reader_of(self.app)
-
-    def compose(self) -> ComposeResult:
-        store = self.reader.store
-        note = store.marks.note(self.paper_id)
-        tags = store.marks.tags([self.paper_id]).get(self.paper_id, [])
-        with Vertical(id="note-editor"):
-            yield Label(f"Note on {self.paper_id}  (ctrl+s saves, esc cancels)")
-            yield TextArea(note, id="note-text")
-            yield Label("Tags (comma-separated)")
-            yield Input(", ".join(tags), id="note-tags")
-        yield Footer()
-
-    def on_mount(self) -> None:
-        text = self.query_one(TextArea)
-        text.move_cursor(text.document.end)  # what the user types adds to the note
-        text.focus()
-
-    def action_save(self) -> None:
-        if not self.reader.store.available:
-            self.reader.say("No database: the note cannot be kept.", "error")
-            self.dismiss(False)
-            return
-        marks = self.reader.marks  # every open day shows the note and tags at once
-        marks.set_note(self.paper_id, self.query_one(TextArea).text)
-        marks.set_tags(self.paper_id, self.query_one("#note-tags", Input).value.split(","))
-        self.reader.say(f"Note and tags saved for {self.paper_id}", timeout=3)
-        self.dismiss(True)
-
-    def action_cancel(self) -> None:
-        self.dismiss(False)

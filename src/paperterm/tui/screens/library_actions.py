@@ -94,7 +94,7 @@ class LibraryActions:
                    timeout=4)
 
     def edit_note(self) -> None:
-        from paperterm.tui.screens.library import NoteEditor
+        from paperterm.tui.screens.note_editor import NoteEditor
 
         e = self.view.current
         if e is not None:  # the note and tags show as the marks service publishes them
