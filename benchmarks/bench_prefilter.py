@@ -12,7 +12,6 @@ days) to show what papers like the user's stars add.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import tempfile
@@ -23,17 +22,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "tests"))
 DATA = ROOT.parent / "shared" / "data"
 
-
-def read_day(path: Path):  # -> list[Paper]
-    from paperterm.models import Paper
-
-    out = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        d = json.loads(line)
-        out.append(Paper(d["id"], d["version"], d["title"], tuple(d["authors"]), d["abstract"],
-                         tuple(d["categories"]), d["primary_category"], d["announce_type"],
-                         comment=d.get("arxiv_comment")))
-    return out
+from support.shared import load_day  # noqa: E402  (one reader of the shared day files)
 
 
 def main() -> None:
@@ -57,7 +46,7 @@ def main() -> None:
     from paperterm.topics import builtin_topics
 
     topics = builtin_topics()
-    loaded = [(p.stem.removeprefix("day-"), read_day(p)) for p in days]
+    loaded = [(p.stem.removeprefix("day-"), load_day(p)) for p in days]
     print(f"| day | topic | papers | full run tokens | --prefilter {args.prefilter:g}: sent, "
           "tokens | share | with stars: sent, share | saved: estimate / real |")
     print("|---|---|---:|---:|---:|---:|---:|---:|")

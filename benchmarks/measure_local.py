@@ -26,23 +26,14 @@ import sys
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from support.shared import load_day
+
 from paperterm.models import Paper
 from paperterm.ranking_metrics import ndcg_at, picks_within, precision_at
 from paperterm.scoring.local import rank_locally
 from paperterm.store import Store
 from paperterm.topics import builtin_topics
-
-
-def load_day(path: Path) -> list[Paper]:
-    papers = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        d = json.loads(line)
-        papers.append(Paper(id=d["id"], version=d["version"], title=d["title"],
-                            authors=tuple(d["authors"]), abstract=d["abstract"],
-                            categories=tuple(d["categories"]),
-                            primary_category=d["primary_category"],
-                            announce_type=d["announce_type"], comment=d.get("arxiv_comment")))
-    return papers
 
 
 def score(scorer: str, papers: list[Paper], topic, store: Store) -> list:

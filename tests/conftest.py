@@ -42,6 +42,16 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> SimpleName
 
 
 @pytest.fixture
+def store(isolated_home: SimpleNamespace):  # -> Iterator[Store]
+    """The isolated home's database, open (a test module may define its own, filled)."""
+    from paperterm.store import Store
+
+    s = Store.open(isolated_home.db)
+    yield s
+    s.close()
+
+
+@pytest.fixture
 def fake_arxiv(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeArxiv]:
     """A fake rss.arxiv.org and export.arxiv.org on 127.0.0.1, wired in through the env."""
     fake = FakeArxiv()

@@ -15,7 +15,6 @@ from paperterm.sources import calendar, http
 from paperterm.sources.calendar import WEEKEND
 from paperterm.sources.feeds import parse_feed
 from paperterm.sources.loader import LoadError, LoadRequest, load_day, sample_bytes
-from paperterm.store import Store
 
 FEEDS = Path(__file__).parents[1] / "fixtures" / "feeds"
 RSS = (FEEDS / "rss-2026-03-02.xml").read_bytes()
@@ -24,13 +23,6 @@ API = (FEEDS / "api-2026-02-25.xml").read_bytes()
 CATS = ["cs.LG", "cs.AI"]
 MONDAY, SATURDAY = date(2026, 3, 2), date(2026, 3, 7)
 SAMPLE_DAY = date(2026, 2, 25)
-
-
-@pytest.fixture
-def store(isolated_home):
-    s = Store.open(isolated_home.db)
-    yield s
-    s.close()
 
 
 def _req(**kw) -> LoadRequest:

@@ -17,13 +17,6 @@ FEED = "cs.AI+cs.LG"
 FIRST, LATER = date(2026, 2, 25), date(2026, 3, 2)
 
 
-@pytest.fixture
-def store(isolated_home):
-    s = Store.open(isolated_home.db)
-    yield s
-    s.close()
-
-
 def _save(store: Store, day: date, rows: list[dict]) -> list:
     papers = parse_feed(rss(day, rows)).papers
     store.papers.save_day(FEED, day, papers, source="rss")

@@ -18,13 +18,6 @@ FEED = "cs.AI+cs.LG"
 FIRST, LATER = date(2026, 2, 25), date(2026, 3, 2)
 
 
-@pytest.fixture
-def store(isolated_home):
-    s = Store.open(isolated_home.db)
-    yield s
-    s.close()
-
-
 def _days(store: Store, *replaced: dict) -> list:
     """The first real day cached, then the later real day with `replaced` items in it."""
     store.papers.save_day(FEED, FIRST, parse_feed(rss(FIRST, day_rows("2026-02-25"))).papers,

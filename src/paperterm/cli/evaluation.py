@@ -11,7 +11,7 @@ from pathlib import Path
 
 from paperterm.cli.errors import EXIT_OK, UserError
 from paperterm.cli.options import Options
-from paperterm.cli.session import load_request, load_user_config, open_store, scoring_context
+from paperterm.cli.session import load_request, load_user_config, scored_store
 
 
 def _gold(opts: Options) -> tuple[date, set[str]] | None:
@@ -44,12 +44,8 @@ def run(opts: Options) -> int:
                         "labels use --since")
     gold = _gold(opts)
     config = load_user_config(opts)
-    notices: list[str] = []
-    store = open_store(notices)
+    store, topic, _ = scored_store(opts)
     try:
-        topic, _ = scoring_context(opts, store, notices)
-        for notice in notices:
-            print(f"note: {notice}", file=sys.stderr)
         req = load_request(opts, config, topic)
         result = evaluation.evaluate(
             store, req, topic, since=opts.since,

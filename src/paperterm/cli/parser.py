@@ -233,9 +233,6 @@ class _Parser(argparse.ArgumentParser):
             given = sorted(every[d] for d in vars(ns).keys() & every.keys() - accepted(command))
             if given:
                 self.error(f"{', '.join(given)}: not an option of `paperterm {command}`")
-            if command == "search" and extras and all(_EXCLUDED.fullmatch(e) for e in extras):
-                ns.terms = [*ns.terms, *extras]  # `search experts -survey`: -word excludes
-                extras = []
             if extras:  # said with the subcommand's usage, which lists what it does take
                 sub = next(a for a in self._actions if isinstance(a, _Subcommands))
                 sub.choices[command].error(f"unrecognized arguments: {' '.join(extras)}")

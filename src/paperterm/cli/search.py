@@ -7,7 +7,7 @@ import sys
 
 from paperterm.cli.errors import EXIT_OK, UserError
 from paperterm.cli.options import Options
-from paperterm.cli.session import open_store, scoring_context
+from paperterm.cli.session import scored_store
 from paperterm.services.scores import ShownScore, score_text
 from paperterm.store import SearchHit, Selection
 from paperterm.store.fts import HIT_CLOSE, HIT_OPEN, match_expression
@@ -45,12 +45,8 @@ def run(opts: Options) -> int:
         raise UserError(f"nothing to search for in {query!r}: give at least one word")
     from paperterm.services import library
 
-    notices: list[str] = []
-    store = open_store(notices)
+    store, topic, settings = scored_store(opts)
     try:
-        topic, settings = scoring_context(opts, store, notices)
-        for notice in notices:
-            print(f"note: {notice}", file=sys.stderr)
         sel = Selection(starred=opts.starred, tag=opts.tag, since=opts.since)
         hits, shown = library.search(store, query, topic, settings, limit=opts.limit, sel=sel)
         starred = store.marks.starred_ids() if hits else set()

@@ -67,6 +67,22 @@ def open_store(notices: list[str]) -> Store:
     return store
 
 
+def scored_store(opts: Options) -> tuple[Store, Topic, ScoringSettings]:
+    """The database, topic and scoring settings of a command that shows cached papers with
+    their scores (search, starred, eval); what opening them had to say is said on stderr.
+    The caller closes the store."""
+    notices: list[str] = []
+    store = open_store(notices)
+    try:
+        topic, settings = scoring_context(opts, store, notices)
+    except BaseException:
+        store.close()
+        raise
+    for notice in notices:
+        print(f"note: {notice}", file=sys.stderr)
+    return store, topic, settings
+
+
 def open_marks(opts: Options, config: Config | None = None) -> MarksService:
     """The marks service over the database (close its store), for --topic, else the
     config's topic (`config`: already loaded, else read here); free text that names no

@@ -8,7 +8,7 @@ import sys
 
 from paperterm.cli.errors import EXIT_OK
 from paperterm.cli.options import Options
-from paperterm.cli.session import open_store, scoring_context
+from paperterm.cli.session import scored_store
 from paperterm.services.scores import ShownScore, score_text
 from paperterm.store import SearchHit
 
@@ -35,12 +35,8 @@ def line(hit: SearchHit, shown: ShownScore | None) -> str:
 def run(opts: Options) -> int:
     from paperterm.services import library
 
-    notices: list[str] = []
-    store = open_store(notices)
+    store, topic, settings = scored_store(opts)
     try:
-        topic, settings = scoring_context(opts, store, notices)
-        for notice in notices:
-            print(f"note: {notice}", file=sys.stderr)
         hits, shown = library.starred(store, topic, settings, since=opts.since,
                                       given_under=topic.name if opts.topic else None)
         states = store.marks.states([h.paper.id for h in hits])

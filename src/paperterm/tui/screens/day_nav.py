@@ -159,7 +159,6 @@ class DayNavigation(DayController):
                            "it is up.", timeout=3)
                 return
             self._thread = None
-            reader.session = replace(reader.session, pending=None)
         store = reader.store
         if store.available:
             try:
