@@ -85,3 +85,19 @@ def test_a_hit_of_a_ranked_day_shows_the_days_blend(cli, isolated_home):
     rows = search(cli, "experts")
     assert {pid: (r["relevance"], r["score_from"]) for pid, r in rows.items()} == {
         s.paper_id: (s.relevance, LOCAL) for s in blend}
+
+
+def test_marks_given_since_the_days_blend_leave_its_scores_shown(cli, isolated_home):
+    """A paper read or starred since a day was ranked changes what the ranking was taught:
+    its list shows the day's blend until the day is ranked again, and so does a search (it
+    showed no score at all: in the reader, search said "·" where the list said 10)."""
+    if semantic.load_model() is None:
+        pytest.skip("wordllama is not installed")
+    store = saved(isolated_home.db)
+    rank_locally(store, PAPERS, TOPIC, day=DAY.isoformat(), keywords_only=True)
+    blend = rank_locally(store, PAPERS, TOPIC, day=DAY.isoformat()) or []
+    store.close()
+    assert cli("star", "--topic", "moe", "2603.00002").returncode == 0  # teaches: stale now
+    rows = search(cli, "experts")
+    assert {pid: (r["relevance"], r["score_from"]) for pid, r in rows.items()} == {
+        s.paper_id: (s.relevance, LOCAL) for s in blend}

@@ -152,12 +152,13 @@ def shown_scores(store: Store, papers: Sequence[Paper], topic: Topic,
 def library_local(store: Store, papers: Sequence[Paper], topic: Topic,
                   ) -> dict[str, ShownScore]:
     """The local scores of papers of any days as their day lists show them now: the blend
-    from the cached ranking of the paper's day (LOCAL); else, its day not ranked with what
-    the user taught it now, the keyword score its day list shows first while the blend is on
-    its way (the day's cached keyword ranking: PROVISIONAL). A paper whose day was never
-    ranked for the topic has no score yet (as a large day's list shows it until its ranking
-    comes) and is left out. The embedding model is never loaded: a search answers in a
-    fraction of a second whatever days its hits are of."""
+    from the cached ranking of the paper's day (LOCAL), with what the user taught it now, else
+    the day's newest blend (marks given since its ranking: a star, papers read; the list
+    shows that one until the day is ranked again); else, its day never blended, the keyword
+    score its day list shows first while the blend is on its way (PROVISIONAL). A paper
+    whose day was never ranked for the topic has no score yet (as a large day's list shows
+    it until its ranking comes) and is left out. The embedding model is never loaded: a
+    search answers in a fraction of a second whatever days its hits are of."""
     from paperterm.scoring.local import cache, keywords
 
     if not papers:
@@ -166,6 +167,10 @@ def library_local(store: Store, papers: Sequence[Paper], topic: Topic,
     out = {pid: ShownScore(s, LOCAL)
            for pid, s in _cached_by_paper(store, papers, topic, version).items()}
     rest = [p for p in papers if p.id not in out]
+    if rest:  # marked since (a star, papers read): the day's newest blend, as its list shows
+        newest = _cached_by_paper(store, rest, topic, cache.blend_prefix(), newest_of=True)
+        out.update((pid, ShownScore(s, LOCAL)) for pid, s in newest.items())
+        rest = [p for p in rest if p.id not in out]
     if rest:
         first = _cached_by_paper(store, rest, topic, keywords.SCORER_VERSION)
         out.update((pid, ShownScore(s, PROVISIONAL)) for pid, s in first.items())
@@ -173,7 +178,7 @@ def library_local(store: Store, papers: Sequence[Paper], topic: Topic,
 
 
 def _cached_by_paper(store: Store, papers: Sequence[Paper], topic: Topic,
-                     version: str) -> dict[str, Score]:
+                     version: str, *, newest_of: bool = False) -> dict[str, Score]:
     """`cache.cached_by_paper`, asked for at most its MAX_DAYS_READ days at a time, so that
     hits of many days still find their days' rankings."""
     from paperterm.scoring.local import cache
@@ -189,5 +194,5 @@ def _cached_by_paper(store: Store, papers: Sequence[Paper], topic: Topic,
     out: dict[str, Score] = {}
     for i in range(0, len(groups), cache.MAX_DAYS_READ):
         chunk = [p for group in groups[i:i + cache.MAX_DAYS_READ] for p in group]
-        out.update(cache.cached_by_paper(store, chunk, topic, version))
+        out.update(cache.cached_by_paper(store, chunk, topic, version, newest_of=newest_of))
     return out

@@ -30,13 +30,22 @@ class LocalScoreQueries(Queries):
             return None
 
     def scores_in_days(self, day_keys: Sequence[str], topic_fp: str,
-                       scorer_version: str) -> dict[str, Row]:
+                       scorer_version: str, *, newest_of: bool = False) -> dict[str, Row]:
         """Paper id -> its score in any cached ranking of these days for this topic criteria
-        and scorer version (whatever set of papers each was made for)."""
+        and scorer version (whatever set of papers each was made for). `newest_of`: the
+        version is a prefix, and the newest ranking a paper is in wins (the one its day list
+        shows until the day is ranked again)."""
         out: dict[str, Row] = {}
+        if newest_of:
+            where = "scorer_version LIKE ? ESCAPE '\\'"
+            version = scorer_version.replace("\\", "\\\\").replace("%", "\\%") \
+                .replace("_", "\\_") + "%"
+        else:
+            where, version = "scorer_version=?", scorer_version
         for row in self.select_in(
-                "SELECT scores FROM local_scores WHERE topic_fp=? AND scorer_version=? "
-                "AND day_key IN ({marks})", (topic_fp, scorer_version), list(day_keys)):
+                f"SELECT scores FROM local_scores WHERE topic_fp=? AND {where} "
+                "AND day_key IN ({marks}) ORDER BY created_at", (topic_fp, version),
+                list(day_keys)):
             try:
                 for i, v, r, why, f in json.loads(row["scores"]):
                     out[str(i)] = (str(i), None if v is None else int(v), int(r), str(why),

@@ -38,10 +38,14 @@ def examples_fingerprint(examples: Sequence[Example]) -> str:
     return digest.hexdigest()[:12]
 
 
+def blend_prefix() -> str:
+    """The blend's scorer version without what it was taught: its parts' versions."""
+    return f"{BLEND_VERSION}/{keywords.SCORER_VERSION}/{EMBEDDING_MODEL}/"
+
+
 def blend_version(examples: Sequence[Example]) -> str:
     """The blend's scorer version: its parts' versions and what it was taught."""
-    return (f"{BLEND_VERSION}/{keywords.SCORER_VERSION}/{EMBEDDING_MODEL}/"
-            f"{examples_fingerprint(examples)}")
+    return blend_prefix() + examples_fingerprint(examples)
 
 
 def training_examples(store: Store, topic: Topic) -> list[Example]:
@@ -71,19 +75,20 @@ def save(store: Store, day: str, papers: Sequence[Paper], topic: Topic, version:
 
 
 def cached_by_paper(store: Store, papers: Sequence[Paper], topic: Topic,
-                    version: str) -> dict[str, Score]:
+                    version: str, *, newest_of: bool = False) -> dict[str, Score]:
     """Paper id -> its score in a cached ranking of the day it was announced on, for this
     topic and scorer version, where there is one for that very paper version: a version
     whose values do not depend on the rest of the day (the blend's) is then not computed
     again for papers of any days (a search, the starred list). Papers of more than
     MAX_DAYS_READ days: none (reading every day's ranking would cost more than ranking
-    them)."""
+    them). `newest_of`: `version` is a prefix; the newest ranking of the day wins."""
     rows: dict[str, tuple] = {}
     with contextlib.suppress(Exception):  # an unreadable cache: computed instead
         days = set(store.library.paper_days([p.id for p in papers]).values())
         if len(days) > MAX_DAYS_READ:
             return {}
-        rows = store.scores.scores_in_days(sorted(days), local_key(topic), version)
+        rows = store.scores.scores_in_days(sorted(days), local_key(topic), version,
+                                           newest_of=newest_of)
     out: dict[str, Score] = {}
     for p in papers:
         row = rows.get(p.id)
