@@ -49,3 +49,14 @@ def test_the_cache_keeps_the_newest_rankings_of_a_day_and_topic(tmp_path):
         assert store.scores.local_scores("2026-02-25 rss", "moe", "blend-1/3", "fp") == row
     finally:
         store.close()
+
+
+def test_an_empty_day_leaves_no_ranking_behind(store):
+    """The reader's loading screen (a day of no papers, labelled "loading … from arXiv…")
+    was ranked and cached under that label: a row for nothing, never read again."""
+    from paperterm.scoring.local import rank_locally
+    from paperterm.topics import builtin_topics
+
+    assert rank_locally(store, [], builtin_topics()["moe"], day="loading cs.LG from arXiv…",
+                        keywords_only=True) == []
+    assert store.papers.conn.execute("SELECT count(*) FROM local_scores").fetchone()[0] == 0

@@ -68,6 +68,8 @@ def cached(store: Store, day: str, papers: Sequence[Paper], topic: Topic,
 
 def save(store: Store, day: str, papers: Sequence[Paper], topic: Topic, version: str,
          scores: Sequence[Score]) -> None:
+    if not papers:  # nothing to rank (the loading screen's empty day): nothing to keep
+        return
     with contextlib.suppress(Exception):  # not cached: computed again next time
         store.scores.save_local_scores(day, local_key(topic), version, papers_fingerprint(papers),
                                        [(s.paper_id, s.version, s.relevance or 1, s.reason,
