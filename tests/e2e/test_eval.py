@@ -186,3 +186,32 @@ def test_each_model_with_cached_scores_is_measured_with_its_cost(cli, days, isol
     assert text.returncode == 0
     verdict = text.stdout.strip().splitlines()[-1]
     assert "openai/gpt-test" in verdict and "$0.0125" in verdict
+
+
+def test_a_model_is_measured_only_on_days_it_ranked(cli, days, isolated_home):
+    """The QA walk: a real paper announced on two days (2602.16053 on 02-19 and 02-20) kept
+    its one cached LLM score on the second day, which eval then counted as a day the model
+    ranked (one paper scored, every other last: 0 of the picks) and the verdict weighed."""
+    for ids in PICKS.values():
+        cli("star", *ids)
+    store = Store.open(isolated_home.db)
+    try:  # the model scored the whole of 02-25; of 03-02 only one paper (seen before)
+        topic = with_follows(resolve_topic("moe", Config()).topic, [], store)
+        feb = store.papers.day_papers("cs.AI+cs.LG", date(2026, 2, 25))
+        mar = store.papers.day_papers("cs.AI+cs.LG", date(2026, 3, 2))
+        rows = [ScoreRow(p.id, p.version or 0, 9 if p.id in PICKS[FEB25] else 2, 5, "r")
+                for p in feb]
+        save_answer(store.scores, ScoringTask(topic), model="openai/gpt-test",
+                    n_papers=len(rows), prompt_tokens=1000, completion_tokens=100,
+                    cost=0.01, rows=rows, day=FEB25)
+        save_answer(store.scores, ScoringTask(topic), model="openai/gpt-test", n_papers=1,
+                    prompt_tokens=100, completion_tokens=10, cost=0.002,
+                    rows=[ScoreRow(mar[40].id, mar[40].version or 0, 3, 5, "r")], day=None)
+    finally:
+        store.close()
+    model = evaluate(cli)["openai/gpt-test"]
+    assert [d["day"] for d in model["per_day"]] == [FEB25]
+    assert model["picks"] == len(PICKS[FEB25]) and model["in_top_2x"] == len(PICKS[FEB25])
+    assert model["cost"] == pytest.approx(0.01)
+    verdict = cli("eval").stdout.strip().splitlines()[-1]
+    assert "on the same 1 day(s)" in verdict

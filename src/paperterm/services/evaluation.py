@@ -10,7 +10,10 @@ day). Each scorer ranks the whole day as the reader would:
   without a model), taught by every label of the topic;
 - `learned`: the same ranking taught only by the labels of the other days (what it would
   have shown that morning, before the day's own marks);
-- each LLM model with cached scores for the day (papers it did not score last).
+- each LLM model with cached scores for the day (papers it did not score last), on the
+  days it ranked: scored at least as many of the day's papers as the measures look at (20,
+  or 2x(picks)); a paper or two scored on another day (a paper announced twice) is not a
+  ranking of this one.
 
 Per day: the picks within the top 2x(picks), precision at 10, NDCG at 20; in total: the
 picks summed, the two means over the days.
@@ -32,6 +35,7 @@ if TYPE_CHECKING:
     from paperterm.store import Example, Store
 
 KEYWORDS, BLEND, LEARNED = "keywords", "blend", "learned"
+NDCG_DEPTH = 20  # NDCG@20
 LOCAL_SCORERS = (KEYWORDS, BLEND, LEARNED)
 NO_LABELS = ("No labels to evaluate against yet for topic {topic!r}: star the papers you "
              "want in the reader (`*`), or `paperterm star --topic {topic} ID...`, or bring in "
@@ -54,7 +58,7 @@ def measure(day: str, ranked: Sequence[str], picks: Iterable[str]) -> DayMeasure
     """The measures of `ranked` (paper ids, best first) against `picks`."""
     wanted = set(picks)
     return DayMeasure(day, len(wanted), picks_within(ranked, wanted, 2 * len(wanted)),
-                      precision_at(ranked, wanted, 10), ndcg_at(ranked, wanted, 20))
+                      precision_at(ranked, wanted, 10), ndcg_at(ranked, wanted, NDCG_DEPTH))
 
 
 @dataclass(frozen=True)
@@ -284,6 +288,8 @@ def evaluate(store: Store, request: LoadRequest, topic: Topic, *,
         if learned is not None:
             measures[LEARNED].append(measure(day, ranked_ids(papers, learned), picks))
         for model, scores in _models(store, papers, topic):
+            if len(scores) < min(len(papers), max(NDCG_DEPTH, 2 * len(picks))):
+                continue  # not a ranking of this day: a few papers scored elsewhere
             measures.setdefault(model, []).append(measure(day, ranked_ids(papers, scores),
                                                           picks))
             scored.setdefault(model, []).extend(s.paper_id for s in scores)
