@@ -218,7 +218,6 @@ class _Formatter(argparse.HelpFormatter):
         return re.sub(r"(?<=\S)  +(?=\S)", " ", super()._format_usage(*args, **kwargs))
 
 
-_EXCLUDED = re.compile(r"-[^\W\d_][^\s=]*")  # a search's "-word", never an option
 
 
 class _Parser(argparse.ArgumentParser):
@@ -233,18 +232,28 @@ class _Parser(argparse.ArgumentParser):
             given = sorted(every[d] for d in vars(ns).keys() & every.keys() - accepted(command))
             if given:
                 self.error(f"{', '.join(given)}: not an option of `paperterm {command}`")
+            sub = next(a for a in self._actions if isinstance(a, _Subcommands))
+            if command == "search" and extras and not any(e.startswith("--") for e in extras):
+                # query words after an option (`search experts --limit 5 -survey`)
+                try:
+                    ns.terms = [*ns.terms, *(_text(e) for e in extras)]
+                except argparse.ArgumentTypeError as exc:
+                    sub.choices[command].error(f"argument QUERY: {exc}")
+                extras = []
             if extras:  # said with the subcommand's usage, which lists what it does take
-                sub = next(a for a in self._actions if isinstance(a, _Subcommands))
                 sub.choices[command].error(f"unrecognized arguments: {' '.join(extras)}")
         return ns, extras
 
 
 class _SearchParser(argparse.ArgumentParser):
-    """`search`'s parser: a "-word" (an exclusion) is a query word, never an option
-    (`search experts -hessian` printed the help: argparse read it as `-h`)."""
+    """`search`'s parser: a "-word" (an exclusion, or anything typed after one dash:
+    `-"a phrase"`, `-(`) is a query word, never an option (`search experts -hessian`
+    printed the help: argparse read it as `-h`; `-"survey"` was "unrecognized arguments").
+    Only `-h` and the `--` options are options."""
 
     def _parse_optional(self, arg_string: str) -> Any:
-        if _EXCLUDED.fullmatch(arg_string) and arg_string not in self._option_string_actions:
+        if (arg_string.startswith("-") and not arg_string.startswith("--")
+                and arg_string not in self._option_string_actions):
             return None
         return super()._parse_optional(arg_string)
 
