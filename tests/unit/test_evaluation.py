@@ -42,10 +42,15 @@ def test_the_verdict_says_what_the_llm_adds_for_its_money():
     line = better.verdict()
     assert "openai/gpt-x found 3 of 3" in line and "(blend) 1" in line
     assert "+2 pick(s) for $0.2500" in line
-    same = Evaluation("moe", (scorer("blend", [0, 1, 2]),
-                              scorer("openai/gpt-x", [0, 1, 25], cost=None)))
+    same = Evaluation("moe", (scorer("blend", [0, 1, 25]),
+                              scorer("openai/gpt-x", [0, 1, 20], cost=None)))
     assert "found no more for an unknown price" in same.verdict()
-    assert "for free" in same.verdict()
+    assert "does as well for this topic, for free" in same.verdict()
+    # the QA walk: an LLM that found fewer was said to find "no more" ("does as well")
+    fewer = Evaluation("moe", (scorer("blend", [0, 1, 2]),
+                               scorer("openai/gpt-x", [0, 1, 25], cost=0.01)))
+    assert "found 1 fewer for $0.0100" in fewer.verdict()
+    assert "the local ranking does better for this topic, for free" in fewer.verdict()
     alone = Evaluation("moe", (scorer("blend", [0, 1, 2]),))
     assert "No LLM scores are cached" in alone.verdict()
     assert table(alone)[-1] == alone.verdict()

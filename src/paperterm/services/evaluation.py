@@ -155,6 +155,9 @@ class Evaluation:
         if gain > 0:
             return (f"{head}: +{gain} pick(s) for {cost} ({_share(gain, model.picks)} more "
                     "of your picks on top): the LLM is worth it if that is worth the money.")
+        if gain < 0:
+            return (f"{head}: the LLM found {-gain} fewer for {cost}: the local ranking does "
+                    "better for this topic, for free.")
         return (f"{head}: the LLM found no more for {cost}: the local ranking does as well "
                 "for this topic, for free.")
 
