@@ -128,7 +128,9 @@ def test_gold_picks_replace_the_labels_for_that_day(cli, days, tmp_path):
 @pytest.mark.parametrize(("args", "said"), [
     (["--gold", "picks.txt"], "--gold needs --date"),
     (["--date", MAR02], "--date goes with --gold"),
-    (["--date", MAR02, "--gold", "missing.txt"], "cannot read it"),
+    (["--date", MAR02, "--gold", "missing.txt"], "cannot read it (No such file"),
+    (["--date", MAR02, "--gold", "."], "cannot read it (Is a directory)"),
+    (["--date", MAR02, "--gold", "binary.txt"], "cannot read it (not UTF-8 text)"),
     (["--date", MAR02, "--gold", "bad.txt"], "line 2: no arXiv id"),
     (["--date", MAR02, "--gold", "elsewhere.txt"], "none of its papers"),
 ])
@@ -137,6 +139,7 @@ def test_bad_gold_input_is_one_line(cli, days, isolated_home, args, said):
     (folder / "picks.txt").write_text("2602.24059\n")
     (folder / "bad.txt").write_text("2602.24059\nnot an id\n")
     (folder / "elsewhere.txt").write_text("2602.20191\n")  # a paper of another day
+    (folder / "binary.txt").write_bytes(b"\xff\xfe\x00binary")
     proc = cli("eval", *args)
     assert proc.returncode == 2
     assert said in proc.stderr and "Traceback" not in proc.stderr
@@ -215,3 +218,14 @@ def test_a_model_is_measured_only_on_days_it_ranked(cli, days, isolated_home):
     assert model["cost"] == pytest.approx(0.01)
     verdict = cli("eval").stdout.strip().splitlines()[-1]
     assert "on the same 1 day(s)" in verdict
+
+
+def test_labels_on_days_not_cached_for_the_categories_are_said_so(cli, days):
+    """The QA walk: with labels on days cached for cs.AI+cs.LG, `eval --categories cs.CL`
+    said "No labels to evaluate against yet ... star the papers you want"."""
+    cli("star", *PICKS[FEB25])
+    proc = cli("eval", "--categories", "cs.CL")
+    assert proc.returncode == 0 and proc.stdout == ""
+    said = proc.stderr.strip().splitlines()[-1]
+    assert "yet" not in said and FEB25 in said and "--categories" in said
+    assert json.loads(cli("eval", "--categories", "cs.CL", "--json").stdout) == []

@@ -24,9 +24,10 @@ def _gold(opts: Options) -> tuple[date, set[str]] | None:
     try:
         text = sys.stdin.read() if opts.gold == "-" else Path(opts.gold).expanduser().read_text(
             encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"--gold {opts.gold}: cannot read it ({exc.__class__.__name__})") \
-            from None
+    except OSError as exc:
+        raise UserError(f"--gold {opts.gold}: cannot read it ({exc.strerror or exc})") from None
+    except UnicodeDecodeError:
+        raise UserError(f"--gold {opts.gold}: cannot read it (not UTF-8 text)") from None
     try:
         picks = read_gold(text)
     except ValueError as exc:

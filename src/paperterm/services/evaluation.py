@@ -123,7 +123,12 @@ class Evaluation:
         return any(s.days for s in self.scorers)
 
     def no_labels(self) -> str:
-        """Why there is nothing to evaluate: no labels at all, or none in the window."""
+        """Why there is nothing to evaluate: no labels at all, none in the window, or none
+        on a day cached for the categories asked for."""
+        if self.skipped:
+            return (f"Your labels for topic {self.topic!r} are on days not cached for these "
+                    f"categories ({', '.join(self.skipped)}): evaluate with the categories "
+                    "you loaded them with (--categories, the config's `categories`).")
         if self.earlier:
             return (f"No labels since {self.since} for topic {self.topic!r}; {self.earlier} "
                     f"label(s) before: drop --since (or give an earlier date) to evaluate "
