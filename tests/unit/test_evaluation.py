@@ -60,3 +60,9 @@ def test_no_labels_is_a_hint_not_a_table():
     empty = Evaluation("moe", (ScorerMeasure("blend", ()),))
     assert not empty.labelled
     assert "paperterm star --topic moe" in table(empty)[0]
+
+
+def test_a_day_of_one_pick_says_pick():
+    one = Evaluation("moe", (scorer("blend", [3]),))
+    assert "2026-02-25 (1 pick)" in table(one)
+    assert "2026-02-25 (2 picks)" in table(Evaluation("moe", (scorer("blend", [3, 4]),)))

@@ -198,7 +198,8 @@ def table(ev: Evaluation, *, per_day: bool = True) -> list[str]:
         for day in days:
             lines.append("")
             rows = [(s.scorer, d) for s in ev.scorers for d in s.days if d.day == day]
-            lines.append(f"{day} ({rows[0][1].picks} picks)")
+            n = rows[0][1].picks
+            lines.append(f"{day} ({n} pick{'' if n == 1 else 's'})")
             lines.extend(f"  {name[:26]:<26} {d.in_top_2x:>4} in top {2 * d.picks:<4} "
                          f"P@10 {d.precision_at_10:.2f}  NDCG@20 {d.ndcg_at_20:.2f}"
                          for name, d in rows)
