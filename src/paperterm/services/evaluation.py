@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
 KEYWORDS, BLEND, LEARNED = "keywords", "blend", "learned"
 NDCG_DEPTH = 20  # NDCG@20
+NAME_WIDTH = 24  # the scorer column: the table fits the reader's box in 80 columns
 LOCAL_SCORERS = (KEYWORDS, BLEND, LEARNED)
 NO_LABELS = ("No labels to evaluate against yet for topic {topic!r}: star the papers you "
              "want in the reader (`*`), or `paperterm star --topic {topic} ID...`, or bring in "
@@ -179,18 +180,22 @@ def _ratio(s: ScorerMeasure) -> float:
     return s.in_top_2x / s.picks if s.picks else 0.0
 
 
+def _cut(name: str, width: int) -> str:
+    return name if len(name) <= width else name[:width - 1] + "…"
+
+
 def table(ev: Evaluation, *, per_day: bool = True) -> list[str]:
     """The evaluation as text lines: totals per scorer, then per day, then the verdict."""
     if not ev.labelled:
         return [ev.no_labels()]
-    head = f"{'scorer':<28} {'days':>4} {'picks':>5} {'in top 2x':>11} {'P@10':>6} " \
+    shown = [s for s in ev.scorers if s.days]
+    w = min(NAME_WIDTH, max(len("scorer"), *(len(s.scorer) for s in shown)))
+    head = f"{'scorer':<{w}} {'days':>4} {'picks':>5} {'in top 2x':>11} {'P@10':>6} " \
            f"{'NDCG@20':>8} {'cost':>9}"
     lines = [f"Topic {ev.topic!r}: how each scorer ranks your picks", head]
-    for s in ev.scorers:
-        if not s.days:
-            continue
+    for s in shown:
         cost = "" if s.local else ("unknown" if s.cost is None else f"${s.cost:.4f}")
-        lines.append(f"{s.scorer[:28]:<28} {len(s.days):>4} {s.picks:>5} "
+        lines.append(f"{_cut(s.scorer, w):<{w}} {len(s.days):>4} {s.picks:>5} "
                      f"{s.in_top_2x:>4} ({_share(s.in_top_2x, s.picks):>4}) "
                      f"{s.precision_at_10:>6.2f} {s.ndcg_at_20:>8.2f} {cost:>9}")
     if per_day:
@@ -200,7 +205,7 @@ def table(ev: Evaluation, *, per_day: bool = True) -> list[str]:
             rows = [(s.scorer, d) for s in ev.scorers for d in s.days if d.day == day]
             n = rows[0][1].picks
             lines.append(f"{day} ({n} pick{'' if n == 1 else 's'})")
-            lines.extend(f"  {name[:26]:<26} {d.in_top_2x:>4} in top {2 * d.picks:<4} "
+            lines.extend(f"  {_cut(name, w):<{w}} {d.in_top_2x:>4} in top {2 * d.picks:<4} "
                          f"P@10 {d.precision_at_10:.2f}  NDCG@20 {d.ndcg_at_20:.2f}"
                          for name, d in rows)
     if ev.skipped:
