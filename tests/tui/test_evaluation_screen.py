@@ -93,6 +93,17 @@ async def test_the_table_fits_an_80_column_terminal(make_session, make_app, unti
         assert table_rows[-1].startswith("anthropic/claude-3-5")
         # every line but the verdict (prose, wrapped at words) holds on one screen line
         assert max(len(line) for line in screen.lines[:-1]) <= body.size.width
+        # the QA walk: a table taller than the box scrolled with the arrows only
+        box = screen.query_one("#evaluation-box")
+        await until(pilot, lambda: box.max_scroll_y > 0)
+        await pilot.press("G")
+        await until(pilot, lambda: box.scroll_y == box.max_scroll_y)
+        await pilot.press("k")
+        await until(pilot, lambda: box.scroll_y == box.max_scroll_y - 1)
+        await pilot.press("g")
+        await until(pilot, lambda: box.scroll_y == 0)
+        await pilot.press("j")
+        await until(pilot, lambda: box.scroll_y == 1)
 
 
 async def test_labels_on_days_of_other_categories_are_said_so(make_session, make_app, until):
