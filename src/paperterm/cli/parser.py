@@ -142,6 +142,10 @@ class Flag:
     metavar: str | None = None
     complete: str = ""
     source: bool = False  # one of the exclusive "which day" options
+    cached_help: str = ""  # the help for the commands that read the cache only (no LOADING)
+
+    def help_for(self, command: str) -> str:
+        return self.cached_help if self.cached_help and command not in LOADING else self.help
 
     @property
     def dest(self) -> str:
@@ -155,13 +159,16 @@ FLAGS = (
     Flag("--feed", LOADING, "load a saved arXiv RSS or Atom file", Path, "PATH", "file",
          source=True),
     Flag("--date", LOADING | {"eval"}, "a past announcement day (cache, else approximated via "
-         "the arXiv API; also: today, yesterday)", _day, "YYYY-MM-DD", source=True),
+         "the arXiv API; also: today, yesterday)", _day, "YYYY-MM-DD", source=True,
+         cached_help="the cached announcement day of --gold's picks (also: today, yesterday)"),
     Flag("--query", LOADING, "an arXiv search", _text, "TEXT", source=True),
     Flag("--sample", LOADING, "open the bundled sample day", source=True),
     Flag("--since", LOADING | {"search", "starred", "eval"}, "every day from this date "
          "on, with a day "
          "column; the 5 most recent missing days are fetched (also: today, yesterday, week)",
-         _since, "YYYY-MM-DD", source=True),
+         _since, "YYYY-MM-DD", source=True,
+         cached_help="only the cached days from this date on; nothing is fetched (also: "
+                     "today, yesterday, week)"),
     Flag("--offline", LOADING, "never touch the network (cache, else the sample day)"),
     Flag("--refresh", LOADING, "fetch today's announcement again, even if fetched today"),
 )
@@ -193,7 +200,7 @@ def shared_options(command: str) -> argparse.ArgumentParser:
     for f in mine:
         kind = {"action": "store_true"} if f.type is None else {"type": f.type,
                                                                  "metavar": f.metavar}
-        _add(sources if f.source else loading, f, help=f.help, **kind)
+        _add(sources if f.source else loading, f, help=f.help_for(command), **kind)
     for d in flags(command):
         _add(groups.get(d.spec.group, p), d, **_setting_kwargs(d))
     return p
