@@ -120,6 +120,15 @@ def test_gold_picks_replace_the_labels_for_that_day(cli, days, tmp_path):
     want = by_hand(score_ranks(cli, MAR02), ["2602.24059", "2602.23722"])
     assert got["blend"]["picks"] == 2 and got["blend"]["in_top_2x"] == want["in_top_2x"]
     assert got["blend"]["ndcg_at_20"] == pytest.approx(want["ndcg_at_20"], abs=1e-4)
+    assert "not among the cached papers" not in cli("eval", "--date", MAR02, "--gold",
+                                                    str(gold)).stderr
+    # the QA walk: ids that are no paper of the day were dropped without a word
+    mixed = tmp_path / "mixed.txt"
+    mixed.write_text("2602.24059\n2602.23722\n2602.20191\n2601.00001\n", encoding="utf-8")
+    proc = cli("eval", "--date", MAR02, "--gold", str(mixed), "--json")
+    assert {r["scorer"]: r for r in json.loads(proc.stdout)} == got
+    assert (f"note: 2 of the 4 ids in {mixed} are not among the cached papers of {MAR02} "
+            "(left out: 2601.00001, 2602.20191)") in proc.stderr
     plain = tmp_path / "gold.txt"
     plain.write_text("arXiv:2602.24059v1\n2602.23722\n", encoding="utf-8")
     assert evaluate(cli, "--date", MAR02, "--gold", str(plain)) == got

@@ -62,6 +62,10 @@ def run(opts: Options) -> int:
         if opts.json:
             print("[]")
         return EXIT_OK
+    if gold is not None and result.left_out:
+        shown = ", ".join(result.left_out[:5]) + (", ..." if len(result.left_out) > 5 else "")
+        print(f"note: {len(result.left_out)} of the {len(gold[1])} ids in {opts.gold} are not "
+              f"among the cached papers of {opts.date} (left out: {shown})", file=sys.stderr)
     if opts.json:
         json.dump([s.record() for s in result.scorers if s.days], sys.stdout, indent=1)
         sys.stdout.write("\n")

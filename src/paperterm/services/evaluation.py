@@ -111,13 +111,15 @@ class ScorerMeasure:
 @dataclass(frozen=True)
 class Evaluation:
     """Every scorer's measures for one topic; `skipped`: labelled days not in the cache;
-    `since` (ISO) the window asked for, `earlier` the labels before it (left out)."""
+    `since` (ISO) the window asked for, `earlier` the labels before it (left out);
+    `left_out`: a gold file's ids that are no cached paper of its day."""
 
     topic: str
     scorers: tuple[ScorerMeasure, ...]
     skipped: tuple[str, ...] = ()
     since: str | None = None
     earlier: int = 0
+    left_out: tuple[str, ...] = ()  # a gold file's ids that are no paper of its day
 
     @property
     def labelled(self) -> bool:
@@ -286,9 +288,12 @@ def evaluate(store: Store, request: LoadRequest, topic: Topic, *,
     measures: dict[str, list[DayMeasure]] = {name: [] for name in LOCAL_SCORERS}
     scored: dict[str, list[str]] = {}  # model -> the papers it scored on those days
     skipped: list[str] = []
+    left_out: list[str] = []
     for day in sorted(picks_by_day):
         papers = _cached_day(store, request, day)
         picks = picks_by_day[day] & {p.id for p in papers}
+        if gold is not None and picks:
+            left_out = sorted(picks_by_day[day] - picks)
         if not picks:
             skipped.append(day)
             continue
@@ -311,7 +316,7 @@ def evaluate(store: Store, request: LoadRequest, topic: Topic, *,
     scorers = tuple(ScorerMeasure(name, tuple(days), costs.get(name))
                     for name, days in measures.items())
     return Evaluation(topic.name, scorers, tuple(skipped),
-                      since.isoformat() if since else None, earlier)
+                      since.isoformat() if since else None, earlier, tuple(left_out))
 
 
 def _cached_day(store: Store, request: LoadRequest, day: str) -> list[Paper]:
