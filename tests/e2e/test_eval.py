@@ -238,3 +238,22 @@ def test_labels_on_days_not_cached_for_the_categories_are_said_so(cli, days):
     said = proc.stderr.strip().splitlines()[-1]
     assert "yet" not in said and FEB25 in said and "--categories" in said
     assert json.loads(cli("eval", "--categories", "cs.CL", "--json").stdout) == []
+
+
+def test_labels_on_papers_of_no_cached_day_are_said_so(cli, days, tmp_path):
+    """The QA walk: after `paperterm learn` recorded the papers of a .bib (older papers, of
+    no cached day), eval said "No labels ... yet ... bring in the papers you keep with
+    `paperterm learn`": the command just run."""
+    bib = tmp_path / "kept.bib"
+    bib.write_text("@misc{a, title={A}, eprint={2401.00001}, archivePrefix={arXiv}}\n"
+                   "@misc{b, title={B}, eprint={2312.12345}, archivePrefix={arXiv}}\n",
+                   encoding="utf-8")
+    assert cli("learn", "--bib", str(bib)).returncode == 0
+    proc = cli("eval")
+    assert proc.returncode == 0 and proc.stdout == ""
+    said = proc.stderr.strip().splitlines()[-1]
+    assert said.startswith("Your 2 label(s) for topic 'moe' are papers of no cached day")
+    assert "yet" not in said and "paperterm star --topic moe" in said
+    cli("star", *PICKS[MAR02])
+    table = cli("eval").stdout
+    assert "2 label(s) on papers of no cached day: not evaluated." in table

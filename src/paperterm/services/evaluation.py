@@ -112,7 +112,8 @@ class ScorerMeasure:
 class Evaluation:
     """Every scorer's measures for one topic; `skipped`: labelled days not in the cache;
     `since` (ISO) the window asked for, `earlier` the labels before it (left out);
-    `left_out`: a gold file's ids that are no cached paper of its day."""
+    `left_out`: a gold file's ids that are no cached paper of its day; `dayless`: labels
+    on papers of no cached day (not evaluated)."""
 
     topic: str
     scorers: tuple[ScorerMeasure, ...]
@@ -120,6 +121,7 @@ class Evaluation:
     since: str | None = None
     earlier: int = 0
     left_out: tuple[str, ...] = ()  # a gold file's ids that are no paper of its day
+    dayless: int = 0  # labels on papers of no cached day (`learn` records of older papers)
 
     @property
     def labelled(self) -> bool:
@@ -132,6 +134,12 @@ class Evaluation:
             return (f"Your labels for topic {self.topic!r} are on days not cached for these "
                     f"categories ({', '.join(self.skipped)}): evaluate with the categories "
                     "you loaded them with (--categories, the config's `categories`).")
+        if self.dayless and not self.earlier:
+            return (f"Your {self.dayless} label(s) for topic {self.topic!r} are papers of no "
+                    "cached day (`paperterm learn` records the papers you keep, whatever their "
+                    "day), and eval replays the ranking of a day: star papers of the days you "
+                    f"load, in the reader (`*`) or with `paperterm star --topic {self.topic} "
+                    "ID...`, then run `paperterm eval` again.")
         if self.earlier:
             return (f"No labels since {self.since} for topic {self.topic!r}; {self.earlier} "
                     f"label(s) before: drop --since (or give an earlier date) to evaluate "
@@ -212,6 +220,8 @@ def table(ev: Evaluation, *, per_day: bool = True) -> list[str]:
                          for name, d in rows)
     if ev.skipped:
         lines += ["", f"Not cached, not evaluated: {', '.join(ev.skipped)}"]
+    if ev.dayless:
+        lines += ["", f"{ev.dayless} label(s) on papers of no cached day: not evaluated."]
     verdict = ev.verdict()
     if verdict:
         lines += ["", verdict]
@@ -277,7 +287,7 @@ def evaluate(store: Store, request: LoadRequest, topic: Topic, *,
     from paperterm.scoring.local.cache import training_examples
 
     examples = training_examples(store, topic)
-    earlier = 0
+    earlier = dayless = 0
     if gold is not None:
         picks_by_day = {gold[0].isoformat(): set(gold[1])}
     else:
@@ -285,6 +295,7 @@ def evaluate(store: Store, request: LoadRequest, topic: Topic, *,
         picks_by_day = {d: ids for d, ids in labelled.items()
                         if since is None or d >= since.isoformat()}
         earlier = sum(len(ids) for d, ids in labelled.items() if d not in picks_by_day)
+        dayless = len({e.id for e in examples if e.positive}) - sum(map(len, labelled.values()))
     measures: dict[str, list[DayMeasure]] = {name: [] for name in LOCAL_SCORERS}
     scored: dict[str, list[str]] = {}  # model -> the papers it scored on those days
     skipped: list[str] = []
@@ -316,7 +327,8 @@ def evaluate(store: Store, request: LoadRequest, topic: Topic, *,
     scorers = tuple(ScorerMeasure(name, tuple(days), costs.get(name))
                     for name, days in measures.items())
     return Evaluation(topic.name, scorers, tuple(skipped),
-                      since.isoformat() if since else None, earlier, tuple(left_out))
+                      since.isoformat() if since else None, earlier, tuple(left_out),
+                      dayless)
 
 
 def _cached_day(store: Store, request: LoadRequest, day: str) -> list[Paper]:

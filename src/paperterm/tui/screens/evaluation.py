@@ -85,7 +85,7 @@ class EvaluationScreen(ModalScreen[None]):
             finally:
                 store.close()
             lines = (evaluation.table(result) if result.labelled
-                     else [result.no_labels()] if result.skipped  # other categories' days
+                     else [result.no_labels()] if result.skipped or result.dayless
                      else [NO_LABELS.format(topic=self.session.topic.name)])
         except Exception as exc:  # never a traceback in the reader
             lines = [f"No evaluation: {type(exc).__name__}: {exc}"]
