@@ -79,6 +79,10 @@ def test_labels_outside_the_window_are_counted_not_denied(cli, days):
     assert json.loads(proc.stdout) == [] and "5 label(s) before" in proc.stderr
     proc = cli("eval", "--topic", "agents", "--json")  # no labels at all under agents
     assert json.loads(proc.stdout) == [] and "No labels to evaluate against yet" in proc.stderr
+    # a free-text topic's hint is a command that runs as pasted (it was unquoted)
+    said = cli("eval", "--topic", "speculative decoding").stderr
+    assert "`paperterm star --topic 'speculative decoding' ID...`" in said
+    assert "`paperterm learn --topic 'speculative decoding'`" in said
 
 
 def test_the_default_ranking_figures_are_those_of_score_json_ranks(cli, days):

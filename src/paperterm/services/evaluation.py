@@ -21,6 +21,7 @@ picks summed, the two means over the days.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
@@ -39,8 +40,8 @@ NDCG_DEPTH = 20  # NDCG@20
 NAME_WIDTH = 24  # the scorer column: the table fits the reader's box in 80 columns
 LOCAL_SCORERS = (KEYWORDS, BLEND, LEARNED)
 NO_LABELS = ("No labels to evaluate against yet for topic {topic!r}: star the papers you "
-             "want in the reader (`*`), or `paperterm star --topic {topic} ID...`, or bring in "
-             "the papers you keep with `paperterm learn --topic {topic}`; then run "
+             "want in the reader (`*`), or `paperterm star --topic {arg} ID...`, or bring in "
+             "the papers you keep with `paperterm learn --topic {arg}`; then run "
              "`paperterm eval` again.")
 
 
@@ -135,16 +136,17 @@ class Evaluation:
                     f"categories ({', '.join(self.skipped)}): evaluate with the categories "
                     "you loaded them with (--categories, the config's `categories`).")
         if self.dayless and not self.earlier:
+            arg = shlex.quote(self.topic)
             return (f"Your {self.dayless} label(s) for topic {self.topic!r} are papers of no "
                     "cached day (`paperterm learn` records the papers you keep, whatever their "
                     "day), and eval replays the ranking of a day: star papers of the days you "
-                    f"load, in the reader (`*`) or with `paperterm star --topic {self.topic} "
-                    "ID...`, then run `paperterm eval` again.")
+                    f"load, in the reader (`*`) or with `paperterm star --topic {arg} ID...`, "
+                    "then run `paperterm eval` again.")
         if self.earlier:
             return (f"No labels since {self.since} for topic {self.topic!r}; {self.earlier} "
                     f"label(s) before: drop --since (or give an earlier date) to evaluate "
                     "against them.")
-        return NO_LABELS.format(topic=self.topic)
+        return NO_LABELS.format(topic=self.topic, arg=shlex.quote(self.topic))
 
     def scorer(self, name: str) -> ScorerMeasure | None:
         return next((s for s in self.scorers if s.scorer == name), None)

@@ -5,6 +5,7 @@ and rank every labelled day), which posts it to the screen as an `EvaluationRead
 
 from __future__ import annotations
 
+import shlex
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
@@ -28,7 +29,7 @@ TITLE = "Evaluate ranking: how each scorer ranks your picks"
 
 NO_LABELS = ("No labels to evaluate against yet for topic {topic!r}: star the papers you want "
              "with * (in the day list, the search screen F or quick triage v), then open "
-             "Evaluate ranking again (ctrl+p). From a shell, `paperterm learn --topic {topic}` "
+             "Evaluate ranking again (ctrl+p). From a shell, `paperterm learn --topic {arg}` "
              "brings in the papers you keep.")
 
 
@@ -86,7 +87,8 @@ class EvaluationScreen(ModalScreen[None]):
                 store.close()
             lines = (evaluation.table(result) if result.labelled
                      else [result.no_labels()] if result.skipped or result.dayless
-                     else [NO_LABELS.format(topic=self.session.topic.name)])
+                     else [NO_LABELS.format(topic=self.session.topic.name,
+                                            arg=shlex.quote(self.session.topic.name))])
         except Exception as exc:  # never a traceback in the reader
             lines = [f"No evaluation: {type(exc).__name__}: {exc}"]
         post(self, EvaluationReady(current_job(), lines))
