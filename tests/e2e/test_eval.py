@@ -79,6 +79,10 @@ def test_labels_outside_the_window_are_counted_not_denied(cli, days):
     assert json.loads(proc.stdout) == [] and "5 label(s) before" in proc.stderr
     proc = cli("eval", "--topic", "agents", "--json")  # no labels at all under agents
     assert json.loads(proc.stdout) == [] and "No labels to evaluate against yet" in proc.stderr
+    # a free-text topic's hint is a command that runs as pasted (it was unquoted)
+    said = cli("eval", "--topic", "speculative decoding").stderr
+    assert "`paperterm star --topic 'speculative decoding' ID...`" in said
+    assert "`paperterm learn --topic 'speculative decoding'`" in said
 
 
 def test_the_default_ranking_figures_are_those_of_score_json_ranks(cli, days):
@@ -120,6 +124,15 @@ def test_gold_picks_replace_the_labels_for_that_day(cli, days, tmp_path):
     want = by_hand(score_ranks(cli, MAR02), ["2602.24059", "2602.23722"])
     assert got["blend"]["picks"] == 2 and got["blend"]["in_top_2x"] == want["in_top_2x"]
     assert got["blend"]["ndcg_at_20"] == pytest.approx(want["ndcg_at_20"], abs=1e-4)
+    assert "not among the cached papers" not in cli("eval", "--date", MAR02, "--gold",
+                                                    str(gold)).stderr
+    # the QA walk: ids that are no paper of the day were dropped without a word
+    mixed = tmp_path / "mixed.txt"
+    mixed.write_text("2602.24059\n2602.23722\n2602.20191\n2601.00001\n", encoding="utf-8")
+    proc = cli("eval", "--date", MAR02, "--gold", str(mixed), "--json")
+    assert {r["scorer"]: r for r in json.loads(proc.stdout)} == got
+    assert (f"note: 2 of the 4 ids in {mixed} are not among the cached papers of {MAR02} "
+            "(left out: 2601.00001, 2602.20191)") in proc.stderr
     plain = tmp_path / "gold.txt"
     plain.write_text("arXiv:2602.24059v1\n2602.23722\n", encoding="utf-8")
     assert evaluate(cli, "--date", MAR02, "--gold", str(plain)) == got
@@ -128,7 +141,9 @@ def test_gold_picks_replace_the_labels_for_that_day(cli, days, tmp_path):
 @pytest.mark.parametrize(("args", "said"), [
     (["--gold", "picks.txt"], "--gold needs --date"),
     (["--date", MAR02], "--date goes with --gold"),
-    (["--date", MAR02, "--gold", "missing.txt"], "cannot read it"),
+    (["--date", MAR02, "--gold", "missing.txt"], "cannot read it (No such file"),
+    (["--date", MAR02, "--gold", "."], "cannot read it (Is a directory)"),
+    (["--date", MAR02, "--gold", "binary.txt"], "cannot read it (not UTF-8 text)"),
     (["--date", MAR02, "--gold", "bad.txt"], "line 2: no arXiv id"),
     (["--date", MAR02, "--gold", "elsewhere.txt"], "none of its papers"),
 ])
@@ -137,6 +152,7 @@ def test_bad_gold_input_is_one_line(cli, days, isolated_home, args, said):
     (folder / "picks.txt").write_text("2602.24059\n")
     (folder / "bad.txt").write_text("2602.24059\nnot an id\n")
     (folder / "elsewhere.txt").write_text("2602.20191\n")  # a paper of another day
+    (folder / "binary.txt").write_bytes(b"\xff\xfe\x00binary")
     proc = cli("eval", *args)
     assert proc.returncode == 2
     assert said in proc.stderr and "Traceback" not in proc.stderr
@@ -186,3 +202,62 @@ def test_each_model_with_cached_scores_is_measured_with_its_cost(cli, days, isol
     assert text.returncode == 0
     verdict = text.stdout.strip().splitlines()[-1]
     assert "openai/gpt-test" in verdict and "$0.0125" in verdict
+
+
+def test_a_model_is_measured_only_on_days_it_ranked(cli, days, isolated_home):
+    """The QA walk: a real paper announced on two days (2602.16053 on 02-19 and 02-20) kept
+    its one cached LLM score on the second day, which eval then counted as a day the model
+    ranked (one paper scored, every other last: 0 of the picks) and the verdict weighed."""
+    for ids in PICKS.values():
+        cli("star", *ids)
+    store = Store.open(isolated_home.db)
+    try:  # the model scored the whole of 02-25; of 03-02 only one paper (seen before)
+        topic = with_follows(resolve_topic("moe", Config()).topic, [], store)
+        feb = store.papers.day_papers("cs.AI+cs.LG", date(2026, 2, 25))
+        mar = store.papers.day_papers("cs.AI+cs.LG", date(2026, 3, 2))
+        rows = [ScoreRow(p.id, p.version or 0, 9 if p.id in PICKS[FEB25] else 2, 5, "r")
+                for p in feb]
+        save_answer(store.scores, ScoringTask(topic), model="openai/gpt-test",
+                    n_papers=len(rows), prompt_tokens=1000, completion_tokens=100,
+                    cost=0.01, rows=rows, day=FEB25)
+        save_answer(store.scores, ScoringTask(topic), model="openai/gpt-test", n_papers=1,
+                    prompt_tokens=100, completion_tokens=10, cost=0.002,
+                    rows=[ScoreRow(mar[40].id, mar[40].version or 0, 3, 5, "r")], day=None)
+    finally:
+        store.close()
+    model = evaluate(cli)["openai/gpt-test"]
+    assert [d["day"] for d in model["per_day"]] == [FEB25]
+    assert model["picks"] == len(PICKS[FEB25]) and model["in_top_2x"] == len(PICKS[FEB25])
+    assert model["cost"] == pytest.approx(0.01)
+    verdict = cli("eval").stdout.strip().splitlines()[-1]
+    assert "on the same 1 day(s)" in verdict
+
+
+def test_labels_on_days_not_cached_for_the_categories_are_said_so(cli, days):
+    """The QA walk: with labels on days cached for cs.AI+cs.LG, `eval --categories cs.CL`
+    said "No labels to evaluate against yet ... star the papers you want"."""
+    cli("star", *PICKS[FEB25])
+    proc = cli("eval", "--categories", "cs.CL")
+    assert proc.returncode == 0 and proc.stdout == ""
+    said = proc.stderr.strip().splitlines()[-1]
+    assert "yet" not in said and FEB25 in said and "--categories" in said
+    assert json.loads(cli("eval", "--categories", "cs.CL", "--json").stdout) == []
+
+
+def test_labels_on_papers_of_no_cached_day_are_said_so(cli, days, tmp_path):
+    """The QA walk: after `paperterm learn` recorded the papers of a .bib (older papers, of
+    no cached day), eval said "No labels ... yet ... bring in the papers you keep with
+    `paperterm learn`": the command just run."""
+    bib = tmp_path / "kept.bib"
+    bib.write_text("@misc{a, title={A}, eprint={2401.00001}, archivePrefix={arXiv}}\n"
+                   "@misc{b, title={B}, eprint={2312.12345}, archivePrefix={arXiv}}\n",
+                   encoding="utf-8")
+    assert cli("learn", "--bib", str(bib)).returncode == 0
+    proc = cli("eval")
+    assert proc.returncode == 0 and proc.stdout == ""
+    said = proc.stderr.strip().splitlines()[-1]
+    assert said.startswith("Your 2 label(s) for topic 'moe' are papers of no cached day")
+    assert "yet" not in said and "paperterm star --topic moe" in said
+    cli("star", *PICKS[MAR02])
+    table = cli("eval").stdout
+    assert "2 label(s) on papers of no cached day: not evaluated." in table

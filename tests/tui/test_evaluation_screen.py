@@ -60,3 +60,68 @@ async def test_without_labels_it_says_how_to_get_some(make_session, make_app, si
         said = screen.lines[0]  # what to do in the reader, not "run `paperterm eval` again"
         assert "star the papers you want with *" in said and "ctrl+p" in said
         assert "paperterm eval" not in said
+
+
+async def test_the_table_fits_an_80_column_terminal(make_session, make_app, until):
+    """The QA walk: at 80x24 the cost column wrapped onto a line of its own (the table was
+    77 columns, the box holds 74 beside its scrollbar), with a long model name too."""
+    from paperterm.scoring.cache import save_answer
+    from paperterm.scoring.task import ScoringTask
+    from paperterm.store import ScoreRow
+
+    session = make_session()
+    days = save_days(session.db_path)
+    store = Store.open(session.db_path)
+    try:
+        MarksService(store, session.topic.name).star([*PICKS, "2602.24059", "2602.23722"])
+        for papers in days.values():
+            rows = [ScoreRow(p.id, p.version or 0, 5, 5, "r") for p in papers]
+            save_answer(store.scores, ScoringTask(session.topic),
+                        model="anthropic/claude-3-5-sonnet-20241022", n_papers=len(rows),
+                        prompt_tokens=1000, completion_tokens=100, cost=0.5, rows=rows)
+    finally:
+        store.close()
+    app = make_app(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(EvaluationScreen(session))
+        screen = app.screen
+        assert isinstance(screen, EvaluationScreen)
+        await until(pilot, lambda: screen.lines != [], seconds=30)
+        body = screen.query_one("#evaluation-body", Static)
+        assert any("$1.0000" in line for line in screen.lines)  # two days, $0.50 each
+        table_rows = screen.lines[1:screen.lines.index("", 2)]  # the totals, header first
+        assert table_rows[-1].startswith("anthropic/claude-3-5")
+        # every line but the verdict (prose, wrapped at words) holds on one screen line
+        assert max(len(line) for line in screen.lines[:-1]) <= body.size.width
+        # the QA walk: a table taller than the box scrolled with the arrows only
+        box = screen.query_one("#evaluation-box")
+        await until(pilot, lambda: box.max_scroll_y > 0)
+        await pilot.press("G")
+        await until(pilot, lambda: box.scroll_y == box.max_scroll_y)
+        await pilot.press("k")
+        await until(pilot, lambda: box.scroll_y == box.max_scroll_y - 1)
+        await pilot.press("g")
+        await until(pilot, lambda: box.scroll_y == 0)
+        await pilot.press("j")
+        await until(pilot, lambda: box.scroll_y == 1)
+
+
+async def test_labels_on_days_of_other_categories_are_said_so(make_session, make_app, until):
+    """The QA walk: with stars on days cached for cs.AI+cs.LG and the reader's categories
+    cs.CL, the screen said "No labels to evaluate against yet ... star the papers"."""
+    from paperterm.config import Config
+
+    session = make_session(config=Config(categories=["cs.CL"]))
+    save_days(session.db_path, (date(2026, 2, 25),))
+    store = Store.open(session.db_path)
+    try:
+        MarksService(store, session.topic.name).star(PICKS)
+    finally:
+        store.close()
+    app = make_app(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(EvaluationScreen(session))
+        screen = app.screen
+        assert isinstance(screen, EvaluationScreen)
+        await until(pilot, lambda: screen.lines != [], seconds=30)
+        assert "2026-02-25" in screen.lines[0] and "yet" not in screen.lines[0]

@@ -42,10 +42,15 @@ def test_the_verdict_says_what_the_llm_adds_for_its_money():
     line = better.verdict()
     assert "openai/gpt-x found 3 of 3" in line and "(blend) 1" in line
     assert "+2 pick(s) for $0.2500" in line
-    same = Evaluation("moe", (scorer("blend", [0, 1, 2]),
-                              scorer("openai/gpt-x", [0, 1, 25], cost=None)))
+    same = Evaluation("moe", (scorer("blend", [0, 1, 25]),
+                              scorer("openai/gpt-x", [0, 1, 20], cost=None)))
     assert "found no more for an unknown price" in same.verdict()
-    assert "for free" in same.verdict()
+    assert "does as well for this topic, for free" in same.verdict()
+    # the QA walk: an LLM that found fewer was said to find "no more" ("does as well")
+    fewer = Evaluation("moe", (scorer("blend", [0, 1, 2]),
+                               scorer("openai/gpt-x", [0, 1, 25], cost=0.01)))
+    assert "found 1 fewer for $0.0100" in fewer.verdict()
+    assert "the local ranking does better for this topic, for free" in fewer.verdict()
     alone = Evaluation("moe", (scorer("blend", [0, 1, 2]),))
     assert "No LLM scores are cached" in alone.verdict()
     assert table(alone)[-1] == alone.verdict()
@@ -55,3 +60,9 @@ def test_no_labels_is_a_hint_not_a_table():
     empty = Evaluation("moe", (ScorerMeasure("blend", ()),))
     assert not empty.labelled
     assert "paperterm star --topic moe" in table(empty)[0]
+
+
+def test_a_day_of_one_pick_says_pick():
+    one = Evaluation("moe", (scorer("blend", [3]),))
+    assert "2026-02-25 (1 pick)" in table(one)
+    assert "2026-02-25 (2 picks)" in table(Evaluation("moe", (scorer("blend", [3, 4]),)))

@@ -119,6 +119,33 @@ def test_search_odd_queries_give_a_line_not_a_traceback(cli, library):
         assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr
 
 
+def test_search_takes_any_typed_dash_word_as_a_query_word(cli, library):
+    """The QA walk: a -word that did not start with a letter (`-"auxiliary"`, `-(`, `-:`)
+    was read as an unknown option: the usage and "unrecognized arguments" (or "required:
+    QUERY"), exit 2; so was any query word after an option."""
+    def run(*args: str) -> list[str]:
+        proc = cli("search", *args, "--json")
+        assert proc.returncode == 0, (args, proc.stderr)
+        return [r["id"] for r in json.loads(proc.stdout)]
+
+    assert run("experts", '-"auxiliary"') == ["2603.00001"]
+    assert run("experts", '-"auxiliary losses"') == ["2603.00001"]
+    assert run('-"auxiliary"', "experts") == ["2603.00001"]
+    for odd in ['-"', "-(", "-:", "-*", "-'x", "-_x", "-x=y"]:
+        assert len(run("experts", odd)) >= 1, odd
+    alone = cli("search", '-"')
+    assert alone.returncode == 2 and "nothing to search for" in alone.stderr
+    assert len(alone.stderr.strip().splitlines()) == 1
+    # query words after an option were "unrecognized arguments" (argparse stops at one)
+    assert run("experts", "--limit", "5", "-auxiliary") == ["2603.00001"]
+    assert run("experts", "--limit", "5", "-(") == run("experts")
+    assert run("mixture", "--limit", "5", "gate") == run("mixture", "gate")
+    bogus = cli("search", "experts", "--limit", "1", "--bogus")
+    assert bogus.returncode == 2 and "unrecognized arguments: --bogus" in bogus.stderr
+    bad = cli("search", "experts", "--limit", "1", "\udcff")
+    assert bad.returncode == 2 and "not valid UTF-8" in bad.stderr
+
+
 def test_search_finds_papers_saved_after_the_index_was_built(cli, library, isolated_home):
     store = Store.open(isolated_home.db)
     store.papers.save_day(FEED_KEY, date(2026, 3, 4), [paper("2603.00201", "Zebrafish imaging")],

@@ -101,3 +101,22 @@ def replace_name(topic, name):  # type: ignore[no-untyped-def]
     from dataclasses import replace
 
     return replace(topic, name=name)
+
+
+def test_a_fixed_part_says_what_it_is_expected_to_hold(cli, llm, day):
+    """The QA walk: `--prefilter 0.3` said how many papers it did not send but not how many
+    of the picks it is expected to keep (8 of 10 by the development days), the silence the
+    issue was about."""
+    r = cli("score", "--feed", str(FEED), "--topic", "moe", "--model", MODEL,
+            "--api-base", llm.url, "--prefilter", "0.3")
+    assert r.returncode == 0, r.stderr
+    n = quota(0.3, len(day))
+    held = math.floor(recall.expected_recall(recall.shipped_curve(), n / len(day)) * 10)
+    assert held == 8
+    assert (f"prefilter 0.3: sent {n} of {len(day)}, expected to hold {held} of 10 picks "
+            "(calibrated on development days)") in r.stdout
+    r = cli("score", "--feed", str(FEED), "--topic", "moe", "--model", MODEL,
+            "--api-base", llm.url, "--prefilter", "40")
+    # (papers the model scored before are sent too: they cost nothing)
+    assert re.search(r"prefilter 40: sent \d+ of 244, expected to hold [0-9] of 10 picks",
+                     r.stdout)

@@ -53,3 +53,34 @@ def test_search_starred_and_score_show_the_days_score(cli, isolated_home):
         (h.paper.id, day[h.paper.id]["relevance"]) for h in ours]
     crossed = [r for r in hits if r["id"] in {p.id for p in papers if p.announce_type == "cross"}]
     assert len(crossed) > 10  # the papers that disagreed are among those compared
+
+
+def test_with_a_model_and_the_prefilter_search_shows_the_kept_local_score(
+        cli, isolated_home, llm):
+    """The QA walk: with a model and `prefilter` configured, a paper the prefilter did not
+    send shows its day's blend in `score --json` and the day list (its local score kept), but
+    search and starred showed its keyword score (2602.15738 of 02-18: 1 in the list, 3 in
+    search), labelled "prefilter" all the same."""
+    if semantic.load_model() is None:
+        pytest.skip("wordllama is not installed")
+    papers = save_days(isolated_home.db)[DAY]
+    isolated_home.config.parent.mkdir(parents=True, exist_ok=True)
+    isolated_home.config.write_text(f'model = "openai/gpt-4o-mini"\napi_base = "{llm.url}"\n'
+                                    "prefilter = 0.3\n")
+    scored = cli("score", "--date", DAY.isoformat(), "--offline", "--json")
+    assert scored.returncode == 0, scored.stderr
+    day = {r["id"]: r for r in map(json.loads, scored.stdout.splitlines())}
+    held = [pid for pid, r in day.items() if r["status"] == "prefiltered"]
+    assert len(held) > 100
+    found = cli("search", "learning", "--json", "--since", DAY.isoformat(), "--limit", "500")
+    hits = [r for r in json.loads(found.stdout) if r["day"] == DAY.isoformat()]
+    assert sum(r["id"] in held for r in hits) > 30
+    assert cli("star", *held[:5]).returncode == 0
+    starred = json.loads(cli("starred", "--json").stdout)
+    differ = [(r["id"], r["relevance"], r["score_from"], day[r["id"]]["relevance"])
+              for r in hits + starred
+              if r["relevance"] != day[r["id"]]["relevance"]
+              or r["score_from"] != day[r["id"]]["score_from"]]
+    assert differ == []
+    assert {r["score_from"] for r in hits} == {"prefilter", "openai/gpt-4o-mini"}
+    assert len(papers) == len(day)

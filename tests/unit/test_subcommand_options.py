@@ -94,3 +94,14 @@ def _readme_command_lines():
 def test_every_command_line_in_the_readme_parses(line):
     argv = shlex.split(line)[1:]
     build_parser(argv).parse_args(argv)
+
+
+@pytest.mark.parametrize("command", ["search", "starred", "eval"])
+def test_the_commands_that_read_the_cache_do_not_promise_a_fetch(cli, command):
+    """The QA walk: `search --help` said of --since "the 5 most recent missing days are
+    fetched", and `eval --help` of --date "approximated via the arXiv API"; they read the
+    cache only."""
+    text = " ".join(cli(command, "--help").stdout.split())
+    assert "only the cached days from this date on; nothing is fetched" in text
+    assert "missing days are fetched" not in text and "arXiv API" not in text
+    assert "missing days are fetched" in " ".join(cli("score", "--help").stdout.split())

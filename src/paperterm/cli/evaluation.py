@@ -24,9 +24,10 @@ def _gold(opts: Options) -> tuple[date, set[str]] | None:
     try:
         text = sys.stdin.read() if opts.gold == "-" else Path(opts.gold).expanduser().read_text(
             encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"--gold {opts.gold}: cannot read it ({exc.__class__.__name__})") \
-            from None
+    except OSError as exc:
+        raise UserError(f"--gold {opts.gold}: cannot read it ({exc.strerror or exc})") from None
+    except UnicodeDecodeError:
+        raise UserError(f"--gold {opts.gold}: cannot read it (not UTF-8 text)") from None
     try:
         picks = read_gold(text)
     except ValueError as exc:
@@ -61,6 +62,10 @@ def run(opts: Options) -> int:
         if opts.json:
             print("[]")
         return EXIT_OK
+    if gold is not None and result.left_out:
+        shown = ", ".join(result.left_out[:5]) + (", ..." if len(result.left_out) > 5 else "")
+        print(f"note: {len(result.left_out)} of the {len(gold[1])} ids in {opts.gold} are not "
+              f"among the cached papers of {opts.date} (left out: {shown})", file=sys.stderr)
     if opts.json:
         json.dump([s.record() for s in result.scorers if s.days], sys.stdout, indent=1)
         sys.stdout.write("\n")

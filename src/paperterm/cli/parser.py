@@ -142,6 +142,10 @@ class Flag:
     metavar: str | None = None
     complete: str = ""
     source: bool = False  # one of the exclusive "which day" options
+    cached_help: str = ""  # the help for the commands that read the cache only (no LOADING)
+
+    def help_for(self, command: str) -> str:
+        return self.cached_help if self.cached_help and command not in LOADING else self.help
 
     @property
     def dest(self) -> str:
@@ -155,13 +159,16 @@ FLAGS = (
     Flag("--feed", LOADING, "load a saved arXiv RSS or Atom file", Path, "PATH", "file",
          source=True),
     Flag("--date", LOADING | {"eval"}, "a past announcement day (cache, else approximated via "
-         "the arXiv API; also: today, yesterday)", _day, "YYYY-MM-DD", source=True),
+         "the arXiv API; also: today, yesterday)", _day, "YYYY-MM-DD", source=True,
+         cached_help="the cached announcement day of --gold's picks (also: today, yesterday)"),
     Flag("--query", LOADING, "an arXiv search", _text, "TEXT", source=True),
     Flag("--sample", LOADING, "open the bundled sample day", source=True),
     Flag("--since", LOADING | {"search", "starred", "eval"}, "every day from this date "
          "on, with a day "
          "column; the 5 most recent missing days are fetched (also: today, yesterday, week)",
-         _since, "YYYY-MM-DD", source=True),
+         _since, "YYYY-MM-DD", source=True,
+         cached_help="only the cached days from this date on; nothing is fetched (also: "
+                     "today, yesterday, week)"),
     Flag("--offline", LOADING, "never touch the network (cache, else the sample day)"),
     Flag("--refresh", LOADING, "fetch today's announcement again, even if fetched today"),
 )
@@ -193,7 +200,7 @@ def shared_options(command: str) -> argparse.ArgumentParser:
     for f in mine:
         kind = {"action": "store_true"} if f.type is None else {"type": f.type,
                                                                  "metavar": f.metavar}
-        _add(sources if f.source else loading, f, help=f.help, **kind)
+        _add(sources if f.source else loading, f, help=f.help_for(command), **kind)
     for d in flags(command):
         _add(groups.get(d.spec.group, p), d, **_setting_kwargs(d))
     return p
@@ -218,7 +225,6 @@ class _Formatter(argparse.HelpFormatter):
         return re.sub(r"(?<=\S)  +(?=\S)", " ", super()._format_usage(*args, **kwargs))
 
 
-_EXCLUDED = re.compile(r"-[^\W\d_][^\s=]*")  # a search's "-word", never an option
 
 
 class _Parser(argparse.ArgumentParser):
@@ -233,18 +239,28 @@ class _Parser(argparse.ArgumentParser):
             given = sorted(every[d] for d in vars(ns).keys() & every.keys() - accepted(command))
             if given:
                 self.error(f"{', '.join(given)}: not an option of `paperterm {command}`")
+            sub = next(a for a in self._actions if isinstance(a, _Subcommands))
+            if command == "search" and extras and not any(e.startswith("--") for e in extras):
+                # query words after an option (`search experts --limit 5 -survey`)
+                try:
+                    ns.terms = [*ns.terms, *(_text(e) for e in extras)]
+                except argparse.ArgumentTypeError as exc:
+                    sub.choices[command].error(f"argument QUERY: {exc}")
+                extras = []
             if extras:  # said with the subcommand's usage, which lists what it does take
-                sub = next(a for a in self._actions if isinstance(a, _Subcommands))
                 sub.choices[command].error(f"unrecognized arguments: {' '.join(extras)}")
         return ns, extras
 
 
 class _SearchParser(argparse.ArgumentParser):
-    """`search`'s parser: a "-word" (an exclusion) is a query word, never an option
-    (`search experts -hessian` printed the help: argparse read it as `-h`)."""
+    """`search`'s parser: a "-word" (an exclusion, or anything typed after one dash:
+    `-"a phrase"`, `-(`) is a query word, never an option (`search experts -hessian`
+    printed the help: argparse read it as `-h`; `-"survey"` was "unrecognized arguments").
+    Only `-h` and the `--` options are options."""
 
     def _parse_optional(self, arg_string: str) -> Any:
-        if _EXCLUDED.fullmatch(arg_string) and arg_string not in self._option_string_actions:
+        if (arg_string.startswith("-") and not arg_string.startswith("--")
+                and arg_string not in self._option_string_actions):
             return None
         return super()._parse_optional(arg_string)
 

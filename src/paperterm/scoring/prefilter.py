@@ -58,7 +58,7 @@ class Split:
     send: list[Paper]
     held: list[Score]
     why: dict[str, str] = field(default_factory=dict)  # sent beyond the top part: why
-    auto: str | None = None  # `--prefilter auto`: what it sent, for the run summary
+    recall_line: str | None = None  # what it sent and is expected to hold (run summary)
 
 
 def quota(value: float, n: int) -> int:
@@ -196,18 +196,19 @@ def prefilter_day(store: Store, day_key: str, papers: Sequence[Paper], topic: To
                   value: float, model: str) -> Split:
     """`split_day` with what the store knows: the day's local scores (cached), the papers
     with a cached score from `model` (sent: they cost nothing) and the user's positives."""
+    from paperterm.scoring import recall
     from paperterm.scoring.cache import cached_results
     from paperterm.scoring.local import rank_locally
     from paperterm.scoring.task import ScoringTask
     from paperterm.settings.scoring import PREFILTER_AUTO
 
     local = rank_locally(store, papers, topic, day=day_key) or []
-    choice = None
     if value == PREFILTER_AUTO:
-        from paperterm.scoring import recall
-
-        choice = recall.choose(store, topic)
+        name, choice = "auto", recall.choose(store, topic)
         value = choice.share
+    else:  # a fixed part says what it is expected to hold too (it cut picks silently)
+        name = f"{value:g}"
+        choice = recall.expect(store, topic, quota(value, len(papers)) / max(len(papers), 1))
     keep: frozenset[str] = frozenset()
     positives: list[Positive] = []
     try:
@@ -216,9 +217,6 @@ def prefilter_day(store: Store, day_key: str, papers: Sequence[Paper], topic: To
     except Exception:  # an unreadable cache only sends fewer extras
         pass
     split = split_day(papers, local, value, topic, positives, keep)
-    if choice is not None:
-        from paperterm.scoring.recall import summary_line
-
-        line = summary_line(len(split.send), len(papers), choice.expected)
-        split.auto = f"prefilter auto: {line} (calibrated on {choice.source})"
+    line = recall.summary_line(len(split.send), len(papers), choice.expected)
+    split.recall_line = f"prefilter {name}: {line} (calibrated on {choice.source})"
     return split

@@ -103,16 +103,25 @@ def own_positions(store: Store, topic: Topic) -> list[float]:
     return out
 
 
-def choose(store: Store, topic: Topic) -> Choice:
-    """The share `--prefilter auto` sends for `topic`: from the user's own positives when
-    there are enough, else from the development days."""
+def curve_for(store: Store, topic: Topic) -> tuple[Curve, str]:
+    """The recall curve for `topic` and where it comes from: the user's own positives when
+    there are enough, else the development days."""
     own = own_positions(store, topic)
     if len(own) >= MIN_OWN_POSITIVES:
-        curve = curve_of(own)
-        source = f"your {len(own)} starred and saved papers"
-    else:
-        curve, source = shipped_curve(), "development days"
+        return curve_of(own), f"your {len(own)} starred and saved papers"
+    return shipped_curve(), "development days"
+
+
+def choose(store: Store, topic: Topic) -> Choice:
+    """The share `--prefilter auto` sends for `topic`."""
+    curve, source = curve_for(store, topic)
     share = smallest_share(curve)
+    return Choice(share, expected_recall(curve, share), source)
+
+
+def expect(store: Store, topic: Topic, share: float) -> Choice:
+    """What a fixed top part (`--prefilter 0.3`, `40`) of `share` is expected to hold."""
+    curve, source = curve_for(store, topic)
     return Choice(share, expected_recall(curve, share), source)
 
 

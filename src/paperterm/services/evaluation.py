@@ -10,7 +10,10 @@ day). Each scorer ranks the whole day as the reader would:
   without a model), taught by every label of the topic;
 - `learned`: the same ranking taught only by the labels of the other days (what it would
   have shown that morning, before the day's own marks);
-- each LLM model with cached scores for the day (papers it did not score last).
+- each LLM model with cached scores for the day (papers it did not score last), on the
+  days it ranked: scored at least as many of the day's papers as the measures look at (20,
+  or 2x(picks)); a paper or two scored on another day (a paper announced twice) is not a
+  ranking of this one.
 
 Per day: the picks within the top 2x(picks), precision at 10, NDCG at 20; in total: the
 picks summed, the two means over the days.
@@ -18,6 +21,7 @@ picks summed, the two means over the days.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
@@ -32,10 +36,12 @@ if TYPE_CHECKING:
     from paperterm.store import Example, Store
 
 KEYWORDS, BLEND, LEARNED = "keywords", "blend", "learned"
+NDCG_DEPTH = 20  # NDCG@20
+NAME_WIDTH = 24  # the scorer column: the table fits the reader's box in 80 columns
 LOCAL_SCORERS = (KEYWORDS, BLEND, LEARNED)
 NO_LABELS = ("No labels to evaluate against yet for topic {topic!r}: star the papers you "
-             "want in the reader (`*`), or `paperterm star --topic {topic} ID...`, or bring in "
-             "the papers you keep with `paperterm learn --topic {topic}`; then run "
+             "want in the reader (`*`), or `paperterm star --topic {arg} ID...`, or bring in "
+             "the papers you keep with `paperterm learn --topic {arg}`; then run "
              "`paperterm eval` again.")
 
 
@@ -54,7 +60,7 @@ def measure(day: str, ranked: Sequence[str], picks: Iterable[str]) -> DayMeasure
     """The measures of `ranked` (paper ids, best first) against `picks`."""
     wanted = set(picks)
     return DayMeasure(day, len(wanted), picks_within(ranked, wanted, 2 * len(wanted)),
-                      precision_at(ranked, wanted, 10), ndcg_at(ranked, wanted, 20))
+                      precision_at(ranked, wanted, 10), ndcg_at(ranked, wanted, NDCG_DEPTH))
 
 
 @dataclass(frozen=True)
@@ -106,25 +112,41 @@ class ScorerMeasure:
 @dataclass(frozen=True)
 class Evaluation:
     """Every scorer's measures for one topic; `skipped`: labelled days not in the cache;
-    `since` (ISO) the window asked for, `earlier` the labels before it (left out)."""
+    `since` (ISO) the window asked for, `earlier` the labels before it (left out);
+    `left_out`: a gold file's ids that are no cached paper of its day; `dayless`: labels
+    on papers of no cached day (not evaluated)."""
 
     topic: str
     scorers: tuple[ScorerMeasure, ...]
     skipped: tuple[str, ...] = ()
     since: str | None = None
     earlier: int = 0
+    left_out: tuple[str, ...] = ()  # a gold file's ids that are no paper of its day
+    dayless: int = 0  # labels on papers of no cached day (`learn` records of older papers)
 
     @property
     def labelled(self) -> bool:
         return any(s.days for s in self.scorers)
 
     def no_labels(self) -> str:
-        """Why there is nothing to evaluate: no labels at all, or none in the window."""
+        """Why there is nothing to evaluate: no labels at all, none in the window, or none
+        on a day cached for the categories asked for."""
+        if self.skipped:
+            return (f"Your labels for topic {self.topic!r} are on days not cached for these "
+                    f"categories ({', '.join(self.skipped)}): evaluate with the categories "
+                    "you loaded them with (--categories, the config's `categories`).")
+        if self.dayless and not self.earlier:
+            arg = shlex.quote(self.topic)
+            return (f"Your {self.dayless} label(s) for topic {self.topic!r} are papers of no "
+                    "cached day (`paperterm learn` records the papers you keep, whatever their "
+                    "day), and eval replays the ranking of a day: star papers of the days you "
+                    f"load, in the reader (`*`) or with `paperterm star --topic {arg} ID...`, "
+                    "then run `paperterm eval` again.")
         if self.earlier:
             return (f"No labels since {self.since} for topic {self.topic!r}; {self.earlier} "
                     f"label(s) before: drop --since (or give an earlier date) to evaluate "
                     "against them.")
-        return NO_LABELS.format(topic=self.topic)
+        return NO_LABELS.format(topic=self.topic, arg=shlex.quote(self.topic))
 
     def scorer(self, name: str) -> ScorerMeasure | None:
         return next((s for s in self.scorers if s.scorer == name), None)
@@ -151,6 +173,9 @@ class Evaluation:
         if gain > 0:
             return (f"{head}: +{gain} pick(s) for {cost} ({_share(gain, model.picks)} more "
                     "of your picks on top): the LLM is worth it if that is worth the money.")
+        if gain < 0:
+            return (f"{head}: the LLM found {-gain} fewer for {cost}: the local ranking does "
+                    "better for this topic, for free.")
         return (f"{head}: the LLM found no more for {cost}: the local ranking does as well "
                 "for this topic, for free.")
 
@@ -167,18 +192,22 @@ def _ratio(s: ScorerMeasure) -> float:
     return s.in_top_2x / s.picks if s.picks else 0.0
 
 
+def _cut(name: str, width: int) -> str:
+    return name if len(name) <= width else name[:width - 1] + "…"
+
+
 def table(ev: Evaluation, *, per_day: bool = True) -> list[str]:
     """The evaluation as text lines: totals per scorer, then per day, then the verdict."""
     if not ev.labelled:
         return [ev.no_labels()]
-    head = f"{'scorer':<28} {'days':>4} {'picks':>5} {'in top 2x':>11} {'P@10':>6} " \
+    shown = [s for s in ev.scorers if s.days]
+    w = min(NAME_WIDTH, max(len("scorer"), *(len(s.scorer) for s in shown)))
+    head = f"{'scorer':<{w}} {'days':>4} {'picks':>5} {'in top 2x':>11} {'P@10':>6} " \
            f"{'NDCG@20':>8} {'cost':>9}"
     lines = [f"Topic {ev.topic!r}: how each scorer ranks your picks", head]
-    for s in ev.scorers:
-        if not s.days:
-            continue
+    for s in shown:
         cost = "" if s.local else ("unknown" if s.cost is None else f"${s.cost:.4f}")
-        lines.append(f"{s.scorer[:28]:<28} {len(s.days):>4} {s.picks:>5} "
+        lines.append(f"{_cut(s.scorer, w):<{w}} {len(s.days):>4} {s.picks:>5} "
                      f"{s.in_top_2x:>4} ({_share(s.in_top_2x, s.picks):>4}) "
                      f"{s.precision_at_10:>6.2f} {s.ndcg_at_20:>8.2f} {cost:>9}")
     if per_day:
@@ -186,12 +215,15 @@ def table(ev: Evaluation, *, per_day: bool = True) -> list[str]:
         for day in days:
             lines.append("")
             rows = [(s.scorer, d) for s in ev.scorers for d in s.days if d.day == day]
-            lines.append(f"{day} ({rows[0][1].picks} picks)")
-            lines.extend(f"  {name[:26]:<26} {d.in_top_2x:>4} in top {2 * d.picks:<4} "
+            n = rows[0][1].picks
+            lines.append(f"{day} ({n} pick{'' if n == 1 else 's'})")
+            lines.extend(f"  {_cut(name, w):<{w}} {d.in_top_2x:>4} in top {2 * d.picks:<4} "
                          f"P@10 {d.precision_at_10:.2f}  NDCG@20 {d.ndcg_at_20:.2f}"
                          for name, d in rows)
     if ev.skipped:
         lines += ["", f"Not cached, not evaluated: {', '.join(ev.skipped)}"]
+    if ev.dayless:
+        lines += ["", f"{ev.dayless} label(s) on papers of no cached day: not evaluated."]
     verdict = ev.verdict()
     if verdict:
         lines += ["", verdict]
@@ -257,7 +289,7 @@ def evaluate(store: Store, request: LoadRequest, topic: Topic, *,
     from paperterm.scoring.local.cache import training_examples
 
     examples = training_examples(store, topic)
-    earlier = 0
+    earlier = dayless = 0
     if gold is not None:
         picks_by_day = {gold[0].isoformat(): set(gold[1])}
     else:
@@ -265,12 +297,16 @@ def evaluate(store: Store, request: LoadRequest, topic: Topic, *,
         picks_by_day = {d: ids for d, ids in labelled.items()
                         if since is None or d >= since.isoformat()}
         earlier = sum(len(ids) for d, ids in labelled.items() if d not in picks_by_day)
+        dayless = len({e.id for e in examples if e.positive}) - sum(map(len, labelled.values()))
     measures: dict[str, list[DayMeasure]] = {name: [] for name in LOCAL_SCORERS}
     scored: dict[str, list[str]] = {}  # model -> the papers it scored on those days
     skipped: list[str] = []
+    left_out: list[str] = []
     for day in sorted(picks_by_day):
         papers = _cached_day(store, request, day)
         picks = picks_by_day[day] & {p.id for p in papers}
+        if gold is not None and picks:
+            left_out = sorted(picks_by_day[day] - picks)
         if not picks:
             skipped.append(day)
             continue
@@ -284,6 +320,8 @@ def evaluate(store: Store, request: LoadRequest, topic: Topic, *,
         if learned is not None:
             measures[LEARNED].append(measure(day, ranked_ids(papers, learned), picks))
         for model, scores in _models(store, papers, topic):
+            if len(scores) < min(len(papers), max(NDCG_DEPTH, 2 * len(picks))):
+                continue  # not a ranking of this day: a few papers scored elsewhere
             measures.setdefault(model, []).append(measure(day, ranked_ids(papers, scores),
                                                           picks))
             scored.setdefault(model, []).extend(s.paper_id for s in scores)
@@ -291,7 +329,8 @@ def evaluate(store: Store, request: LoadRequest, topic: Topic, *,
     scorers = tuple(ScorerMeasure(name, tuple(days), costs.get(name))
                     for name, days in measures.items())
     return Evaluation(topic.name, scorers, tuple(skipped),
-                      since.isoformat() if since else None, earlier)
+                      since.isoformat() if since else None, earlier, tuple(left_out),
+                      dayless)
 
 
 def _cached_day(store: Store, request: LoadRequest, day: str) -> list[Paper]:

@@ -125,9 +125,10 @@ def shown_scores(store: Store, papers: Sequence[Paper], topic: Topic,
     """`resolve` with what the store holds: the current model's cached scores, and the
     local ranking of the papers without one. `local` (a stand-in ranking) replaces the
     default: with a model, the keyword scores, as the day list shows for papers the model
-    did not score; without one, `library_local` (the blend of each paper's ranked day, else
-    its provisional keyword score, else none yet). No embedding model is loaded either
-    way."""
+    did not score; with a model and `--prefilter`, and without a model, `library_local`
+    (the blend of each paper's ranked day, which the prefilter keeps for the papers it does
+    not send, else its provisional keyword score, else none yet). No embedding model is
+    loaded either way."""
     cached: dict[str, Score] = {}
     if settings.use_llm and papers:
         from paperterm.scoring.cache import cached_scores
@@ -139,6 +140,14 @@ def shown_scores(store: Store, papers: Sequence[Paper], topic: Topic,
     rest = [p for p in papers if p.id not in cached]
     if local is None and not settings.use_llm:
         return {**resolve(papers, settings, cached, {}), **library_local(store, rest, topic)}
+    kept: dict[str, ShownScore] = {}
+    if local is None and settings.prefilter:
+        # the papers the prefilter did not send keep their day's blend, as the day list and
+        # `score --json` show them (not the keyword score); a day never ranked: keywords
+        kept = {pid: ShownScore(s.score, PREFILTER)
+                for pid, s in library_local(store, rest, topic).items()
+                if s.provenance == LOCAL}
+        rest = [p for p in rest if p.id not in kept]
     if local is None:
         from paperterm.scoring.local import rank_locally
 
@@ -146,7 +155,7 @@ def shown_scores(store: Store, papers: Sequence[Paper], topic: Topic,
             return rank_locally(store, ps, topic, keywords_only=True) or []
 
     local_by_id = {s.paper_id: s for s in local(rest)} if rest else {}
-    return resolve(papers, settings, cached, local_by_id)
+    return {**resolve(papers, settings, cached, local_by_id), **kept}
 
 
 def library_local(store: Store, papers: Sequence[Paper], topic: Topic,

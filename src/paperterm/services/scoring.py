@@ -143,8 +143,8 @@ def _prefilter(papers: Sequence[Paper], topic: Topic, settings: ScoringSettings,
                open_store: StoreFactory, day_key: str, day: Sequence[Paper],
                ) -> tuple[list[Paper], list[Score], str | None, str | None]:
     """Which of `papers` `--prefilter` sends, judged against the whole day, the local
-    scores of those it holds back, what it sent beyond the top part, and (auto) how much
-    it sent and is expected to hold."""
+    scores of those it holds back, what it sent beyond the top part, and how much it sent
+    and is expected to hold."""
     from paperterm.scoring.prefilter import extras_notice, prefilter_day
     from paperterm.store import open_or_unavailable
 
@@ -156,4 +156,5 @@ def _prefilter(papers: Sequence[Paper], topic: Topic, settings: ScoringSettings,
         store.close()
     todo = {p.id for p in papers}
     return ([p for p in split.send if p.id in todo],
-            [s for s in split.held if s.paper_id in todo], extras_notice(split), split.auto)
+            [s for s in split.held if s.paper_id in todo], extras_notice(split),
+            split.recall_line)

@@ -5,6 +5,7 @@ and rank every labelled day), which posts it to the screen as an `EvaluationRead
 
 from __future__ import annotations
 
+import shlex
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
@@ -28,7 +29,7 @@ TITLE = "Evaluate ranking: how each scorer ranks your picks"
 
 NO_LABELS = ("No labels to evaluate against yet for topic {topic!r}: star the papers you want "
              "with * (in the day list, the search screen F or quick triage v), then open "
-             "Evaluate ranking again (ctrl+p). From a shell, `paperterm learn --topic {topic}` "
+             "Evaluate ranking again (ctrl+p). From a shell, `paperterm learn --topic {arg}` "
              "brings in the papers you keep.")
 
 
@@ -44,6 +45,10 @@ class EvaluationScreen(ModalScreen[None]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q", "close", "Close", id="evaluation_close"),
+        Binding("j", "scroll(1)", "Down", show=False),
+        Binding("k", "scroll(-1)", "Up", show=False),
+        Binding("G,end", "scroll_to(1)", "End", show=False),
+        Binding("g,home", "scroll_to(0)", "Start", show=False),
     ]
 
     def __init__(self, session: Session) -> None:
@@ -57,7 +62,7 @@ class EvaluationScreen(ModalScreen[None]):
             yield Static(Text(TITLE), id="evaluation-title")
             yield Static(Text(f"Ranking your labelled days for {self.session.topic.name}…"),
                          id="evaluation-body")
-            yield Static(Text("esc closes"), id="evaluation-foot")
+            yield Static(Text("j/k scroll, g/G start/end, esc closes"), id="evaluation-foot")
 
     def on_mount(self) -> None:
         self._worker = self.run_worker(self._evaluate, name="evaluation", group="evaluation",
@@ -81,7 +86,9 @@ class EvaluationScreen(ModalScreen[None]):
             finally:
                 store.close()
             lines = (evaluation.table(result) if result.labelled
-                     else [NO_LABELS.format(topic=self.session.topic.name)])
+                     else [result.no_labels()] if result.skipped or result.dayless
+                     else [NO_LABELS.format(topic=self.session.topic.name,
+                                            arg=shlex.quote(self.session.topic.name))])
         except Exception as exc:  # never a traceback in the reader
             lines = [f"No evaluation: {type(exc).__name__}: {exc}"]
         post(self, EvaluationReady(current_job(), lines))
@@ -91,6 +98,18 @@ class EvaluationScreen(ModalScreen[None]):
             return
         self.lines = message.lines
         self.query_one("#evaluation-body", Static).update(Text("\n".join(message.lines)))
+
+    def action_scroll(self, lines: int) -> None:
+        """j/k scroll the table, as in the help screen."""
+        self.query_one("#evaluation-box", VerticalScroll).scroll_relative(y=lines, animate=False)
+
+    def action_scroll_to(self, end: int) -> None:
+        """g/G: to the start / the end of the table."""
+        box = self.query_one("#evaluation-box", VerticalScroll)
+        if end:
+            box.scroll_end(animate=False)
+        else:
+            box.scroll_home(animate=False)
 
     def action_close(self) -> None:
         self.dismiss(None)
