@@ -221,6 +221,14 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--without-prior", action="store_true",
                     help="the blend without the topic's prior (for comparison)")
     args = ap.parse_args(argv)
+    missing = [str(p) for p in [*args.days, *([args.gold] if args.gold else [])] if not p.exists()]
+    if missing:
+        print(f"measure_local: no such file or folder: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    if args.gold and not gold_days(args.gold, args.days):
+        print(f"measure_local: no gold-<day>.jsonl in {args.gold} for these days",
+              file=sys.stderr)
+        return 2
     topics = builtin_topics()
     if args.without_prior:
         from paperterm.scoring.local import prior
