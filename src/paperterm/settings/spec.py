@@ -14,8 +14,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, get_type_hints
 
-from paperterm.redact import redact_urls
-
 
 class ConfigError(Exception):
     """A config (or topic/theme) file the user must fix; the message says where and how."""
@@ -116,6 +114,8 @@ class Declared:
         value = self.spec.parse(raw, where) if self.spec.parse else expect(raw, self.type, where)
         problem = self.problem(value)
         if problem:
+            from paperterm.redact import redact_urls  # (a message: off the start path)
+
             whole = isinstance(value, str) and self.spec.group != "scoring"  # as always
             raise ConfigError(f"{where}: expected {problem}, got "
                               f"{redact_urls(repr(value)) if whole else shown(value)}")
@@ -158,6 +158,8 @@ def expect(value: Any, typ: type, where: str) -> Any:
 
 def shown(value: Any) -> str:
     """A refused value for a message: a 400-digit number is not echoed whole."""
+    from paperterm.redact import redact_urls  # (a message: off the start path)
+
     text = redact_urls(repr(value))
     return text if len(text) <= 24 else text[:20] + "..."
 
