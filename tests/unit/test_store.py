@@ -362,3 +362,13 @@ def test_a_day_reads_back_in_announcement_order_not_id_order(tmp_path):
     s.papers.save_day("cs.LG", DAY, [_paper(i) for i in ids], source="rss")
     assert [p.id for p in s.papers.day_papers("cs.LG", DAY)] == ids
     s.close()
+
+
+def test_a_paper_restored_from_the_cache_is_the_paper_saved():
+    p = _paper("2603.00007", doi="10.1/x", comment="12 pages")
+    fields = {name: getattr(p, name) for name in Paper.__dataclass_fields__}
+    restored = Paper.restored(**fields)
+    assert restored == p and hash(restored) == hash(p) and repr(restored) == repr(p)
+    assert replace(restored, title="T").title == "T"
+    with pytest.raises(TypeError):  # never a paper missing a field
+        Paper.restored(**{k: v for k, v in fields.items() if k != "doi"})

@@ -95,9 +95,10 @@ class PaperQueries(Queries):
         # and all (a third of the time to read a day of 5,000 papers)
         rows.sort(key=itemgetter(12))
         lists = _json_lists([x for r in rows for x in (r[3], r[5])])
-        return [Paper(id=i, version=v or None, title=t, authors=tuple(lists[2 * n]), abstract=ab,
-                      categories=tuple(lists[2 * n + 1]), primary_category=pc,
-                      announce_type=at, doi=doi, journal_ref=jr, comment=c, published=pub)
+        return [Paper.restored(id=i, version=v or None, title=t, authors=tuple(lists[2 * n]),
+                               abstract=ab, categories=tuple(lists[2 * n + 1]),
+                               primary_category=pc, announce_type=at, doi=doi, journal_ref=jr,
+                               comment=c, published=pub)
                 for n, (i, v, t, _au, ab, _cats, pc, at, doi, jr, c, pub, _pos)
                 in enumerate(rows)]
 
