@@ -102,10 +102,10 @@ class PapertermApp(App[int], inherit_bindings=False):
     def get_css_variables(self) -> dict[str, str]:
         """The theme's variables, with every text colour made readable on its background
         (tui/themes.py: at least 4.5:1 in truecolor and in 256 colours)."""
+        if not self._theme_chosen:  # App.__init__ asks first, for its default theme: unused
+            return {}
         variables = super().get_css_variables()
-        if self._theme_chosen:  # (App.__init__ asks first for its default theme's: unused)
-            variables.update(readable_variables(variables, self.current_theme.dark))
-        return variables
+        return {**variables, **readable_variables(variables, self.current_theme.dark)}
 
     def get_default_screen(self) -> DayScreen:
         """The day's screen, the bottom of the stack, composed with the app (pushed from
