@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Any
 
 from paperterm.arxiv_id import bare_id
 
@@ -48,6 +49,20 @@ class Paper:
             return ""
         extra = len(self.authors) - 1
         return f"{self.authors[0]} +{extra}" if extra else self.authors[0]
+
+    @classmethod
+    def restored(cls, **fields: Any) -> Paper:
+        """A paper read back from the cache (checked when it was saved), every field given,
+        set as it is: the frozen dataclass's checked __init__ took a quarter of the time to
+        read a day of 5,000 papers, on every start."""
+        if fields.keys() != _PAPER_FIELDS:
+            raise TypeError(f"Paper.restored needs every field, got {sorted(fields)}")
+        paper = object.__new__(cls)
+        paper.__dict__.update(fields)
+        return paper
+
+
+_PAPER_FIELDS = frozenset(Paper.__dataclass_fields__)
 
 
 @dataclass(frozen=True)

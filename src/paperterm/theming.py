@@ -17,8 +17,8 @@ shadows that data folder.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from paperterm import paths
 from paperterm.config import Config, ConfigError, read_toml
@@ -42,8 +42,7 @@ PALETTE_KEYS = (
 _HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 
 
-@dataclass(frozen=True)
-class ThemeSpec:
+class ThemeSpec(NamedTuple):  # (defined on every start: a tenth of a frozen dataclass's cost)
     name: str
     dark: bool
     palette: dict[str, str]

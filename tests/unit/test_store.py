@@ -334,3 +334,41 @@ def test_integrity_scan_only_when_the_file_may_be_damaged(tmp_path, monkeypatch)
     # changed behind paperterm's back (restored, edited): scan
     os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 1_000_000))
     assert any("quick_check" in q for q in _statements_on_open(path, monkeypatch))
+
+
+def test_a_close_that_wrote_nothing_leaves_the_clean_close_record_alone(tmp_path):
+    """The reader's start closes the session's store before opening its own: a close after
+    reading only must not rewrite (and fsync) the record (it holds already)."""
+    path = tmp_path / "p.sqlite3"
+    s = Store.open(path)
+    s.papers.save_day("cs.LG", DAY, [_paper("2603.00001")], source="rss")
+    s.close()
+    marker = path.with_name(path.name + ".clean")
+    before, recorded = marker.stat(), marker.read_text(encoding="ascii")
+    reader = Store.open(path)
+    assert reader.papers.day_papers("cs.LG", DAY)
+    reader.close()
+    after = marker.stat()
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+    writer = Store.open(path)  # a close after a write records the new state
+    writer.marks.set_starred("2603.00001", True)
+    writer.close()
+    assert marker.read_text(encoding="ascii") != recorded
+
+
+def test_a_day_reads_back_in_announcement_order_not_id_order(tmp_path):
+    s = Store.open(tmp_path / "p.sqlite3")
+    ids = ["2603.00009", "2603.00001", "2603.00005", "2603.00002"]
+    s.papers.save_day("cs.LG", DAY, [_paper(i) for i in ids], source="rss")
+    assert [p.id for p in s.papers.day_papers("cs.LG", DAY)] == ids
+    s.close()
+
+
+def test_a_paper_restored_from_the_cache_is_the_paper_saved():
+    p = _paper("2603.00007", doi="10.1/x", comment="12 pages")
+    fields = {name: getattr(p, name) for name in Paper.__dataclass_fields__}
+    restored = Paper.restored(**fields)
+    assert restored == p and hash(restored) == hash(p) and repr(restored) == repr(p)
+    assert replace(restored, title="T").title == "T"
+    with pytest.raises(TypeError):  # never a paper missing a field
+        Paper.restored(**{k: v for k, v in fields.items() if k != "doi"})

@@ -105,3 +105,21 @@ def test_the_commands_that_read_the_cache_do_not_promise_a_fetch(cli, command):
     assert "only the cached days from this date on; nothing is fetched" in text
     assert "missing days are fetched" not in text and "arXiv API" not in text
     assert "missing days are fetched" in " ".join(cli("score", "--help").stdout.split())
+
+
+def test_a_command_line_builds_only_the_parser_of_the_subcommand_it_names():
+    """The reader's start builds no parser for the twenty subcommands it does not name (6 ms);
+    the help still lists every one, and what is parsed is the complete parser's result."""
+    import argparse
+
+    def subcommands(parser: argparse.ArgumentParser) -> argparse._SubParsersAction:
+        return next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+
+    complete = build_parser()
+    for argv in (["--topic", "moe"], ["score", "--json", "--topic", "moe"]):
+        parser = build_parser(argv)
+        built = {n for n, p in subcommands(parser).choices.items()
+                 if isinstance(p, argparse.ArgumentParser)}
+        assert built == set(argv) & set(subcommands(complete).choices)
+        assert parser.format_help() == complete.format_help()
+        assert parser.parse_args(argv) == complete.parse_args(argv)

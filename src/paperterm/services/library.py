@@ -4,7 +4,6 @@ show it: search, starred and similar papers, each with the paper's one shown sco
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import date
 from typing import TYPE_CHECKING
 
@@ -21,7 +20,7 @@ def with_scores(store: Store, hits: list[SearchHit], topic: Topic, settings: Sco
                 ) -> tuple[list[SearchHit], dict[str, ShownScore]]:
     """The hits (same order) carrying their shown relevance, and each one's shown score."""
     shown = shown_scores(store, [h.paper for h in hits], topic, settings)
-    return ([replace(h, relevance=shown[h.paper.id].relevance if h.paper.id in shown else None)
+    return ([h._replace(relevance=shown[h.paper.id].relevance if h.paper.id in shown else None)
              for h in hits], shown)
 
 

@@ -7,11 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from paperterm.follows import Followed
-from paperterm.revisions import Revision
-
 if TYPE_CHECKING:
     from paperterm.models import Paper
+    from paperterm.revisions import Revision
     from paperterm.store import Store
 
 
@@ -32,8 +30,11 @@ def revisions(store: Store, papers: Sequence[Paper], follow: Iterable[str] = (),
     if not store.available:
         return {}
     earlier = store.papers.earlier_versions(papers)
-    if not earlier:
+    if not earlier:  # most days: no replacement of a cached paper (nothing more imported)
         return {}
+    from paperterm.follows import Followed
+    from paperterm.revisions import Revision
+
     kept = kept_ids(store, earlier)
     followed = Followed([*store.marks.followed_authors(), *follow])
     return {p.id: Revision(earlier[p.id], p) for p in papers

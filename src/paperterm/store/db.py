@@ -241,19 +241,24 @@ class Database:
         try:
             if state is None:
                 self._marker.unlink(missing_ok=True)
-            else:  # never half a marker (then the check would only run for nothing)
+            elif state != self._recorded_state():  # (a run that wrote nothing: it holds)
                 from paperterm.atomic import atomic_write
 
+                # never half a marker (then the check would only run for nothing)
                 atomic_write(self._marker, state.encode("ascii"))
         except OSError:
             pass  # only an optimisation: the next open runs the full check
 
-    def _unchanged_since_clean_close(self) -> bool:
+    def _recorded_state(self) -> str | None:
+        """The file state the last clean close recorded, if any."""
         try:
-            recorded = self._marker.read_text(encoding="ascii")
+            return self._marker.read_text(encoding="ascii")
         except (OSError, UnicodeDecodeError):
-            return False
-        return recorded == self._file_state()
+            return None
+
+    def _unchanged_since_clean_close(self) -> bool:
+        recorded = self._recorded_state()
+        return recorded is not None and recorded == self._file_state()
 
     def set_busy_timeout(self, seconds: float) -> None:
         """How long a statement waits for another process's lock before SQLITE_BUSY."""

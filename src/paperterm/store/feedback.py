@@ -5,8 +5,7 @@ topic it was given under only (a star under moe does not move the agents ranking
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from paperterm.store.db import Queries
 
@@ -15,8 +14,7 @@ POSITIVE_KINDS = frozenset({"starred", "saved", "learned"})
 MAX_SKIPPED = 2000  # the most recent papers read and skipped: the model stays fast to train
 
 
-@dataclass(frozen=True)
-class Example:
+class Example(NamedTuple):  # (defined on every start: a tenth of a frozen dataclass's cost)
     id: str
     title: str
     abstract: str

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 # bm25 weights per column: title, abstract, authors, note, tags
 WEIGHTS = (10.0, 1.0, 4.0, 3.0, 6.0)
@@ -59,8 +59,7 @@ def _prefix(word: str) -> str:
     return term
 
 
-@dataclass(frozen=True)
-class Query:
+class Query(NamedTuple):  # (defined on every start: a tenth of a frozen dataclass's cost)
     """A user's query as FTS5 terms: each positive term (a word, a phrase, a prefix, an OR
     of them, limited to a field or not) and the excluded ones."""
 

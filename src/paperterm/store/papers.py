@@ -7,6 +7,7 @@ import sqlite3
 import time
 from collections.abc import Sequence
 from datetime import date
+from operator import itemgetter
 
 from paperterm.hygiene import clean_paper
 from paperterm.models import Paper
@@ -85,16 +86,21 @@ class PaperQueries(Queries):
         rows = cursor.execute(
             """SELECT p.id, p.version, p.title, p.authors, p.abstract, p.categories,
                       p.primary_category, a.announce_type, p.doi, p.journal_ref, p.comment,
-                      p.published
+                      p.published, a.position
                FROM announcements a JOIN papers p ON p.id=a.id AND p.version=a.version
-               WHERE a.feed=? AND a.day=? ORDER BY a.position""",
+               WHERE a.feed=? AND a.day=?""",
             (feed, day.isoformat()),
         ).fetchall()
+        # in announcement order, sorted here: SQLite's ORDER BY sorted whole rows, abstracts
+        # and all (a third of the time to read a day of 5,000 papers)
+        rows.sort(key=itemgetter(12))
         lists = _json_lists([x for r in rows for x in (r[3], r[5])])
-        return [Paper(id=i, version=v or None, title=t, authors=tuple(lists[2 * n]), abstract=ab,
-                      categories=tuple(lists[2 * n + 1]), primary_category=pc,
-                      announce_type=at, doi=doi, journal_ref=jr, comment=c, published=pub)
-                for n, (i, v, t, _au, ab, _cats, pc, at, doi, jr, c, pub) in enumerate(rows)]
+        return [Paper.restored(id=i, version=v or None, title=t, authors=tuple(lists[2 * n]),
+                               abstract=ab, categories=tuple(lists[2 * n + 1]),
+                               primary_category=pc, announce_type=at, doi=doi, journal_ref=jr,
+                               comment=c, published=pub)
+                for n, (i, v, t, _au, ab, _cats, pc, at, doi, jr, c, pub, _pos)
+                in enumerate(rows)]
 
     def latest_day(self, feed: str, before: date | None = None) -> date | None:
         sql = "SELECT max(day) FROM announcements WHERE feed=?"
@@ -114,8 +120,9 @@ class PaperQueries(Queries):
 
     def earlier_versions(self, papers: Sequence[Paper]) -> dict[str, Paper]:
         """For each paper with a known version, the highest cached version below it (the
-        one the user kept before a revision), by id; papers with none are left out."""
-        wanted = {p.id: p.version for p in papers if p.version}
+        one the user kept before a revision), by id; papers with none are left out (a first
+        version has none: only later ones are looked up, a day's few replacements)."""
+        wanted = {p.id: p.version for p in papers if p.version and p.version > 1}
         highest: dict[str, int] = {}  # the versions first (whole rows only for those needed)
         for pid, version in self.select_in(
                 "SELECT id, version FROM papers WHERE id IN ({marks})", (), list(wanted)):

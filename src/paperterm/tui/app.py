@@ -34,7 +34,6 @@ from paperterm.tui.commands import PapertermCommands
 from paperterm.tui.compat import push_result_callback
 from paperterm.tui.day_loading import DayLoader
 from paperterm.tui.footer import refit_footers
-from paperterm.tui.help import HelpScreen
 from paperterm.tui.key_order import handled_by, until_mounted
 from paperterm.tui.keys import effective_keys, keymap_problems
 from paperterm.tui.messages import DayFetched, DayFetchFailed
@@ -103,10 +102,10 @@ class PapertermApp(App[int], inherit_bindings=False):
     def get_css_variables(self) -> dict[str, str]:
         """The theme's variables, with every text colour made readable on its background
         (tui/themes.py: at least 4.5:1 in truecolor and in 256 colours)."""
+        if not self._theme_chosen:  # App.__init__ asks first, for its default theme: unused
+            return {}
         variables = super().get_css_variables()
-        if self._theme_chosen:  # (App.__init__ asks first for its default theme's: unused)
-            variables.update(readable_variables(variables, self.current_theme.dark))
-        return variables
+        return {**variables, **readable_variables(variables, self.current_theme.dark)}
 
     def get_default_screen(self) -> DayScreen:
         """The day's screen, the bottom of the stack, composed with the app (pushed from
@@ -324,6 +323,7 @@ class PapertermApp(App[int], inherit_bindings=False):
             self.say(problem, "warning")
 
     def action_show_help(self) -> None:
+        from paperterm.tui.help import HelpScreen  # (imported when first opened: 1.4 ms)
         self.push_screen(HelpScreen(self.keymap))
 
     async def action_quit(self) -> None:

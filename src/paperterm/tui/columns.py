@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from rich.cells import cell_len, set_cell_size
 
 from paperterm.listing import Entry
 
 
-@dataclass(frozen=True)
-class Column:
+class Column(NamedTuple):  # (defined on every start: a tenth of a frozen dataclass's cost)
     key: str
     label: str
     width: int | None  # None: takes the remaining width

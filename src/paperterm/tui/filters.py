@@ -43,6 +43,28 @@ class FilterScreen(ModalScreen[FilterState | None]):
     """Edits every filter but the text one; returns the new state (None: cancelled).
     `count`: how many papers a state leaves (of `total`), shown live."""
 
+    # parsed when the panel first opens, not before the reader's first paint
+    DEFAULT_CSS = """
+    FilterScreen { align: center middle; background: $background; }
+    #filter-box {
+        width: 84; max-width: 100%; height: auto; max-height: 95%;
+        border: round $primary; background: $surface; padding: 0 1;
+    }
+    #filter-title { text-style: bold; }
+    #filter-count { margin-bottom: 1; }
+    .filter-row { height: auto; margin-bottom: 1; }
+    .filter-row Label { padding: 1 1 0 0; }
+    #min-relevance { width: 12; }
+    #filter-lists { height: 14; margin-bottom: 1; }
+    #categories, #types {
+        width: 1fr; height: 100%; border: round $primary 50%;
+        border-title-color: $pt-accent; border-subtitle-color: $pt-muted;
+    }
+    .filter-row Button { margin-right: 2; }
+    .filter-row:last-child { margin-bottom: 0; }  /* no scrollbar at 80x24 */
+    .filter-row Checkbox { padding: 0; }  /* the four side by side fit 80 columns */
+    """
+
     BINDINGS = [  # noqa: RUF012
         Binding("escape", "cancel", "Cancel", id="filters_cancel"),
         Binding("ctrl+s", "apply", "Apply", id="filters_apply"),

@@ -27,6 +27,17 @@ def help_table(keymap: dict[str, str]) -> Table:
 
 
 class HelpScreen(ModalScreen[None]):
+    # parsed when the screen first opens, not before the reader's first paint
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; background: $background; }
+    #help-box {
+        width: 96; max-width: 100%; height: 90%;
+        scrollbar-gutter: stable;  /* the scrollbar gets its own column: it covers no key */
+        border: round $primary; background: $surface; padding: 0 1;
+    }
+    #help-title { margin-bottom: 1; }
+    #help-foot { margin-top: 1; color: $pt-muted; }
+    """
     BINDINGS = [  # noqa: RUF012
         Binding("escape,question_mark", "dismiss", "Close", id="help_close"),
         Binding("j", "scroll_help(1)", "Down", show=False),

@@ -96,18 +96,29 @@ _WHITE, _BLACK = Color(255, 255, 255), Color(0, 0, 0)
 _TINTS = (0.45, 0.35, 0.55, 0.25, 0.65, 0.15, 0.8)  # primary over the background, best first
 
 
+def _linear(v: int) -> float:
+    x = v / 255
+    return x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4
+
+
+_LINEAR = tuple(_linear(v) for v in range(256))  # per channel value: worked out once
+
+
 def luminance(c: Color) -> float:
     """WCAG relative luminance."""
-    def lin(v: int) -> float:
-        x = v / 255
-        return x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4
+    return _luminance(c.r, c.g, c.b)
 
-    return 0.2126 * lin(c.r) + 0.7152 * lin(c.g) + 0.0722 * lin(c.b)
+
+def _luminance(r: int, g: int, b: int) -> float:
+    return 0.2126 * _LINEAR[r] + 0.7152 * _LINEAR[g] + 0.0722 * _LINEAR[b]
+
+
+def _ratio(la: float, lb: float) -> float:
+    return (la + 0.05) / (lb + 0.05) if la >= lb else (lb + 0.05) / (la + 0.05)
 
 
 def contrast(a: Color, b: Color) -> float:
-    la, lb = luminance(a), luminance(b)
-    return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+    return _ratio(luminance(a), luminance(b))
 
 
 def as_256(c: Color) -> Color:
@@ -131,8 +142,11 @@ def readable(fg: Color, bg: Color) -> bool:
 
 @lru_cache(maxsize=16384)
 def _readable(fg: tuple[int, int, int], bg: tuple[int, int, int]) -> bool:
-    a, b = Color(*fg), Color(*bg)
-    return min(contrast(a, b), contrast(as_256(a), as_256(b))) >= MIN_CONTRAST
+    # on plain tuples, the 256 colours only when truecolor reads (a theme's colours are
+    # worked out before its first paint: hundreds of pairs)
+    if _ratio(_luminance(*fg), _luminance(*bg)) < MIN_CONTRAST:
+        return False
+    return _ratio(_luminance(*_as_256(*fg)), _luminance(*_as_256(*bg))) >= MIN_CONTRAST
 
 
 def cursor_colours(base: Color, primary: Color, foreground: Color,

@@ -117,6 +117,15 @@ def highlighted(snippet: str) -> Text:
 class LibraryScreen(Screen[None]):
     """`mode`: "search" (a query box), "starred" (the reading list) or "similar"."""
 
+    DEFAULT_CSS = """
+    #library-title { padding: 0 1; text-style: bold; }
+    #library-results { height: 1fr; text-wrap: nowrap; text-overflow: ellipsis; }
+    #library-detail {  /* as tall as what it shows, at most 45%: the results get the rest */
+        height: auto; max-height: 45%; padding: 0 1; border-top: solid $primary;
+        overflow-y: auto;
+    }
+    """
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", show=True),
         Binding("asterisk", "star", "Star", show=True),

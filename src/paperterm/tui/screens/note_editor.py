@@ -17,6 +17,12 @@ from paperterm.tui.host import Reader, reader_of
 class NoteEditor(ModalScreen[bool]):
     """A multi-line note and comma-separated tags for one paper; ctrl+s saves, esc cancels."""
 
+    DEFAULT_CSS = """
+    NoteEditor { align: center middle; }
+    #note-editor { width: 80%; height: 80%; background: $surface; border: round $primary; }
+    #note-text { height: 1fr; }
+    """
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save", "Save", show=True, priority=True),
         Binding("escape", "cancel", "Cancel", show=True),
