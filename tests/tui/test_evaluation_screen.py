@@ -18,6 +18,15 @@ from paperterm.tui.screens.evaluation import EvaluationScreen
 PICKS = ["2602.20191", "2602.20309", "2602.21144"]
 
 
+async def opened(app, pilot, session, until) -> EvaluationScreen:
+    """The evaluation screen pushed over the day, once its lines are worked out."""
+    await app.push_screen(EvaluationScreen(session))
+    screen = app.screen
+    assert isinstance(screen, EvaluationScreen)
+    await until(pilot, lambda: screen.lines != [], seconds=30)
+    return screen
+
+
 async def test_the_palette_opens_the_evaluation_with_the_eval_table(
         make_session, make_app, probe, size, until):
     session = make_session()
@@ -53,10 +62,7 @@ async def test_without_labels_it_says_how_to_get_some(make_session, make_app, si
     session = make_session()
     app = make_app(session)
     async with app.run_test(size=size) as pilot:
-        await app.push_screen(EvaluationScreen(session))
-        screen = app.screen
-        assert isinstance(screen, EvaluationScreen)
-        await until(pilot, lambda: screen.lines != [], seconds=30)
+        screen = await opened(app, pilot, session, until)
         said = screen.lines[0]  # what to do in the reader, not "run `paperterm eval` again"
         assert "star the papers you want with *" in said and "ctrl+p" in said
         assert "paperterm eval" not in said
@@ -83,10 +89,7 @@ async def test_the_table_fits_an_80_column_terminal(make_session, make_app, unti
         store.close()
     app = make_app(session)
     async with app.run_test(size=(80, 24)) as pilot:
-        await app.push_screen(EvaluationScreen(session))
-        screen = app.screen
-        assert isinstance(screen, EvaluationScreen)
-        await until(pilot, lambda: screen.lines != [], seconds=30)
+        screen = await opened(app, pilot, session, until)
         body = screen.query_one("#evaluation-body", Static)
         assert any("$1.0000" in line for line in screen.lines)  # two days, $0.50 each
         table_rows = screen.lines[1:screen.lines.index("", 2)]  # the totals, header first
@@ -120,8 +123,5 @@ async def test_labels_on_days_of_other_categories_are_said_so(make_session, make
         store.close()
     app = make_app(session)
     async with app.run_test(size=(80, 24)) as pilot:
-        await app.push_screen(EvaluationScreen(session))
-        screen = app.screen
-        assert isinstance(screen, EvaluationScreen)
-        await until(pilot, lambda: screen.lines != [], seconds=30)
+        screen = await opened(app, pilot, session, until)
         assert "2026-02-25" in screen.lines[0] and "yet" not in screen.lines[0]
