@@ -41,7 +41,11 @@ async def test_cycle_theme_and_builtin(make_session, make_app, probe, size):
     app = make_app(session)
     async with app.run_test(size=size):
         assert app.theme == "nord"
+        # Textual's record of the variables in use holds the readable colours applied
+        # (review: they were returned but no longer kept there)
+        kept = dict(app.theme_variables)
         assert app.get_css_variables()["score-high"]
+        assert kept == app.get_css_variables()
 
 
 async def test_broken_theme_file_is_a_notice(make_session, make_app, probe, size, tmp_path):

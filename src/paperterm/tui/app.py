@@ -100,12 +100,13 @@ class PapertermApp(App[int], inherit_bindings=False):
         return score_defaults(self.current_theme)
 
     def get_css_variables(self) -> dict[str, str]:
-        """The theme's variables, with every text colour made readable on its background
-        (tui/themes.py: at least 4.5:1 in truecolor and in 256 colours)."""
+        """The theme's variables, every text colour made readable (tui/themes.py: 4.5:1 or
+        better in truecolor and 256 colours); also kept as `theme_variables`, as Textual does."""
         if not self._theme_chosen:  # App.__init__ asks first, for its default theme: unused
             return {}
-        variables = super().get_css_variables()
-        return {**variables, **readable_variables(variables, self.current_theme.dark)}
+        variables = super().get_css_variables()  # Textual's `theme_variables`: updated in place
+        variables.update(readable_variables(variables, self.current_theme.dark))
+        return variables
 
     def get_default_screen(self) -> DayScreen:
         """The day's screen, the bottom of the stack, composed with the app (pushed from
@@ -173,8 +174,7 @@ class PapertermApp(App[int], inherit_bindings=False):
                 screen.model.apply_marks(changes)
                 if teaches:
                     screen.scorer.relearn()
-        # undo shows once there is a mark to take back (the service records the step after
-        # it has published the change)
+        # undo shows once there is a mark to take back (recorded after the change is out)
         self.call_later(refit_footers, list(self.screen_stack))
 
     def _flush_seen(self) -> list[DayScreen]:
