@@ -302,3 +302,44 @@ def test_keys_typed_during_start_up_reach_the_list_and_the_search_box(make_sessi
 
     app.run(headless=True, size=size, auto_pilot=type_at_once)
     assert seen == {"top": "DayScreen", "search": "mallory"}
+
+
+async def test_a_day_marked_since_its_ranking_starts_on_its_newest_blend(
+        make_session, make_app, probe, example_papers, size, until, monkeypatch,
+        embedding_model):
+    """Review: after a star given since the day's ranking, the next start painted the keyword
+    order and re-sorted when the new blend came, while search showed the day's newest blend
+    for the same papers. The list now starts on that blend, then ranks again."""
+    import paperterm.tui.screens.scoring as scoring_screen
+    from paperterm.services.marks import MarksService
+    from paperterm.store import Store
+
+    session = make_session()
+    store = Store.open(session.db_path)
+    try:
+        # the day cached, so that a star teaches the ranking its paper's words
+        store.papers.save_day("cs.AI+cs.LG", session.day.day, example_papers, source="rss",
+                              fetched_for=session.day.day)
+        before = rank_locally(store, example_papers, session.topic, day=session.day.label)
+        MarksService(store, session.topic.name).star([example_papers[5].id])
+    finally:
+        store.close()
+    assert before is not None
+    fine = {s.paper_id: s.fine for s in before}
+    gate = threading.Event()
+    real = scoring_screen.rank_in_thread
+
+    def held(*args, **kwargs):  # the new ranking waits until the test has looked
+        gate.wait(10)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(scoring_screen, "rank_in_thread", held)
+    app = make_app(session)
+    async with app.run_test(size=size) as pilot:
+        p = probe(app)
+        await until(pilot, lambda: p.shown and p.shown[0].relevance is not None)
+        assert [e.fine for e in p.shown] == [fine[e.paper.id] for e in p.shown]
+        assert "ranking" in p.header()
+        gate.set()
+        await until(pilot, lambda: "ranking" not in p.header(), seconds=30)
+        assert [e.fine for e in p.shown] != [fine[e.paper.id] for e in p.shown]  # taught the star

@@ -16,12 +16,16 @@ KEEP_PER_DAY_TOPIC = 4
 
 class LocalScoreQueries(Queries):
     def local_scores(self, day_key: str, topic_fp: str, scorer_version: str,
-                     papers_fp: str) -> list[Row] | None:
-        """The cached scores, or None when absent or made for another set of papers."""
+                     papers_fp: str, *, newest_of: bool = False) -> list[Row] | None:
+        """The cached scores, or None when absent or made for another set of papers.
+        `newest_of`: the version is a prefix, and the newest such ranking of these papers
+        wins (the day's list before its latest marks)."""
+        where, version = _matching(scorer_version, newest_of)
         row = self.conn.execute(
-            "SELECT papers_fp, scores FROM local_scores WHERE day_key=? AND topic_fp=? "
-            "AND scorer_version=?", (day_key, topic_fp, scorer_version)).fetchone()
-        if row is None or row["papers_fp"] != papers_fp:
+            f"SELECT scores FROM local_scores WHERE day_key=? AND topic_fp=? AND {where} "
+            "AND papers_fp=? ORDER BY created_at DESC, rowid DESC LIMIT 1",
+            (day_key, topic_fp, version, papers_fp)).fetchone()
+        if row is None:
             return None
         try:
             return [(str(i), None if v is None else int(v), int(r), str(why), float(f))
@@ -36,12 +40,7 @@ class LocalScoreQueries(Queries):
         version is a prefix, and the newest ranking a paper is in wins (the one its day list
         shows until the day is ranked again)."""
         out: dict[str, Row] = {}
-        if newest_of:
-            where = "scorer_version LIKE ? ESCAPE '\\'"
-            version = scorer_version.replace("\\", "\\\\").replace("%", "\\%") \
-                .replace("_", "\\_") + "%"
-        else:
-            where, version = "scorer_version=?", scorer_version
+        where, version = _matching(scorer_version, newest_of)
         for row in self.select_in(
                 f"SELECT scores FROM local_scores WHERE topic_fp=? AND {where} "
                 "AND day_key IN ({marks}) ORDER BY created_at", (topic_fp, version),
@@ -69,3 +68,12 @@ class LocalScoreQueries(Queries):
                 "(SELECT rowid FROM local_scores WHERE day_key=? AND topic_fp=? "
                 "ORDER BY created_at DESC, rowid DESC LIMIT ?)",
                 (day_key, topic_fp, day_key, topic_fp, KEEP_PER_DAY_TOPIC))
+
+
+def _matching(scorer_version: str, prefix: bool) -> tuple[str, str]:
+    """The WHERE term and its parameter for a scorer version, or for every version that
+    starts with it."""
+    if not prefix:
+        return "scorer_version=?", scorer_version
+    escaped = scorer_version.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return "scorer_version LIKE ? ESCAPE '\\'", escaped + "%"

@@ -56,11 +56,13 @@ def training_examples(store: Store, topic: Topic) -> list[Example]:
 
 
 def cached(store: Store, day: str, papers: Sequence[Paper], topic: Topic,
-           version: str) -> list[Score] | None:
-    """The cached scores of `papers` for this day, topic and scorer version, or None."""
+           version: str, *, newest_of: bool = False) -> list[Score] | None:
+    """The cached scores of `papers` for this day, topic and scorer version, or None.
+    `newest_of`: `version` is a prefix; the newest such ranking of these papers wins."""
     rows = None
     with contextlib.suppress(Exception):  # an unreadable cache is only a slower start
-        rows = store.scores.local_scores(day, local_key(topic), version, papers_fingerprint(papers))
+        rows = store.scores.local_scores(day, local_key(topic), version,
+                                         papers_fingerprint(papers), newest_of=newest_of)
     if rows is None:
         return None
     return [Score(i, v, r, None, why, "scored", fine=f) for i, v, r, why, f in rows]

@@ -81,14 +81,12 @@ class ScoringController(DayController):
             self.score_locally(hint=True)
 
     def score_locally(self, *, hint: bool) -> None:
-        """Local scores: the learned blend from the cache for this day, topic and what the
-        user taught it; else keyword scores (cached, or computed at once for a small day)
-        now and the blend from a worker thread (which loads the embedding model)."""
-        from paperterm.scoring.local import rank_locally
+        """Local scores: the day's cached blend (`cached_ranking`); else keyword scores (cached,
+        or computed now for a small day) and the blend from a worker thread."""
+        from paperterm.scoring.local import cached_ranking, rank_locally
 
         reader, model = self.view.reader, self.model
-        # on the first starts only, then it is known; once per run (a loading screen, or a
-        # cached day, is followed by the fetched day's screen)
+        # on the first starts only; once per run (a loading or cached day's screen comes first)
         if hint and "llm" not in reader.hints_given and hint_due("llm"):
             reader.hints_given.add("llm")
             self.view.notices.append((ENABLE_LLM_HINT, "information"))
@@ -96,10 +94,12 @@ class ScoringController(DayController):
                                  exit_on_error=False)
         papers = [e.paper for e in model.entries]
         store, label, topic = reader.store, self.session.day.label, self.view.topic
-        scores = rank_locally(store, papers, topic, day=label, compute=False)
-        if scores is not None:
+        scores, current = cached_ranking(store, papers, topic, label)
+        if scores is not None:  # not current: shown until the worker has ranked it again
             set_scores(model.by_id, scores, "local")
-            model.scorer_label = "local scorer"
+            model.scorer_label = "local scorer" if current else "local scorer (ranking…)"
+            if not current:
+                self.view.call_after_refresh(self.relearn)
             return
         small = len(papers) <= self.INLINE_LOCAL_MAX
         scores = rank_locally(store, papers, topic, day=label, keywords_only=True, compute=small)
