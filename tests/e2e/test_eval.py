@@ -261,3 +261,14 @@ def test_labels_on_papers_of_no_cached_day_are_said_so(cli, days, tmp_path):
     cli("star", *PICKS[MAR02])
     table = cli("eval").stdout
     assert "2 label(s) on papers of no cached day: not evaluated." in table
+
+
+def test_stars_on_the_sample_day_are_evaluated(cli):
+    """The review's walk: with arXiv unreachable the reader showed the bundled sample day and
+    a star was given there; eval said the labels were "on days not cached for these
+    categories (2026-02-25)", which no --categories could mend."""
+    assert cli("score", "--offline", "--topic", "moe").returncode == 0  # the sample day
+    cli("star", "--topic", "moe", "2602.21196")
+    records = json.loads(cli("eval", "--topic", "moe", "--json").stdout)
+    blend = next(r for r in records if r["scorer"] == "blend")
+    assert blend["days"] == 1 and blend["picks"] == 1

@@ -335,15 +335,19 @@ def evaluate(store: Store, request: LoadRequest, topic: Topic, *,
 
 def _cached_day(store: Store, request: LoadRequest, day: str) -> list[Paper]:
     """The day's papers as `request` loads them offline from the cache (announcement types
-    filtered), or none when that day is not cached for its categories."""
-    from paperterm.sources.loader import load_day
+    filtered), else, for the sample's categories, the bundled sample day's when it was
+    shown as that day (where the reader's stars go with arXiv unreachable), else none."""
+    from paperterm.sources.loader import SAMPLE_CATEGORIES, SAMPLE_FEED, load_day
 
     asked = date.fromisoformat(day)
-    loaded = load_day(replace(request, date=asked, offline=True, feed=None, query=None,
-                              sample=False, since=None, refresh=False), store)
-    if loaded.day != asked or loaded.instead or loaded.source != "cache":
+    offline = replace(request, date=asked, offline=True, feed=None, query=None, sample=False,
+                      since=None, refresh=False)
+    loaded = load_day(offline, store)
+    if loaded.day == asked and not loaded.instead and loaded.source == "cache":
+        return loaded.papers
+    if not set(request.categories) >= SAMPLE_CATEGORIES:
         return []
-    return loaded.papers
+    return store.papers.day_papers(SAMPLE_FEED, asked)  # shown when arXiv was unreachable
 
 
 def _learned(store: Store, papers: Sequence[Paper], topic: Topic,

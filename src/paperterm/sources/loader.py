@@ -33,6 +33,9 @@ arxiv_api = _OnFirstUse("paperterm.sources.arxiv_api")
 rss = _OnFirstUse("paperterm.sources.rss")
 
 
+SAMPLE_FEED = "sample"  # the feed key the bundled sample day is cached under
+SAMPLE_CATEGORIES = frozenset({"cs.AI", "cs.LG"})  # what the bundled sample day lists
+
 def parse_feed(data: bytes) -> ParsedFeed:
     from paperterm.sources.feeds import parse_feed as parse
 
@@ -214,7 +217,7 @@ def _sample(store: Store, why: str | None = None) -> Day:
     """The bundled sample day; a fallback (`why`) says so, `--sample` asked for it: no
     notice (the header still marks it "sample")."""
     parsed = parse_feed(sample_bytes())
-    store.papers.save_day("sample", parsed.day, parsed.papers, source="sample")
+    store.papers.save_day(SAMPLE_FEED, parsed.day, parsed.papers, source="sample")
     label = parsed.day.isoformat() if parsed.day else "sample"
     shown = f"showing the bundled sample day ({label}), not today's papers."
     notices = [f"{why.rstrip('.')}: {shown}"] if why else []
