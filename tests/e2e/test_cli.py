@@ -183,3 +183,24 @@ def test_date_takes_the_words_since_and_the_reader_take(cli, isolated_home):
     assert ids == {p.id for p in day_papers(date(2026, 3, 2))}
     r = cli("export", "--day", "yesterday", "--all", "-o", "-", env=today)
     assert r.returncode == 0 and r.stdout.count("@misc{") + r.stdout.count("@article{") > 100
+
+
+def test_the_readme_routine_runs_offline_after_a_star(cli, isolated_home, tmp_path, monkeypatch):
+    """The review's walk: the README's `paperterm export --bib refs.bib` stopped with
+    "which papers to export?". The routine's starred, eval and export lines run as written
+    (after a day is loaded and a paper starred; score exits 5 on the sample day)."""
+    import re
+    import shlex
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    lines = [ln.split("#", 1)[0].strip() for ln in readme.splitlines()]
+    wanted = [ln for ln in lines if re.match(r"paperterm (starred|eval|export)\b", ln)]
+    assert any(ln.startswith("paperterm export") for ln in wanted)
+    monkeypatch.chdir(tmp_path)
+    assert cli("score", "--offline", "--topic", "moe").returncode == 0  # the sample day
+    assert cli("star", "--topic", "moe", "2602.21196").returncode == 0
+    for line in wanted:
+        proc = cli(*shlex.split(line)[1:])
+        assert proc.returncode == 0, (line, proc.stderr)
+    assert "2602.21196" in (tmp_path / "refs.bib").read_text(encoding="utf-8")
