@@ -136,7 +136,7 @@ def best(call, runs: int = 3) -> float:
 
 
 def in_store(home: Path) -> dict[str, float]:
-    from paperterm.config import Config
+    from paperterm.settings.config import Config
     from paperterm.topics import resolve_topic
 
     topic_fp = resolve_topic("moe", Config()).topic.fingerprint

@@ -36,12 +36,12 @@ def main() -> None:
 
     from support.fakellm import FakeLLM
 
-    from paperterm.config import Config
     from paperterm.models import Topic
     from paperterm.scoring import local_scores, run_scoring
     from paperterm.scoring.prefilter import Positive, estimate_saved, split_day
     from paperterm.scoring.types import RunSummary
     from paperterm.settings import ScoringSettings
+    from paperterm.settings.config import Config
     from paperterm.store import opener
     from paperterm.topics import builtin_topics
 

@@ -52,10 +52,10 @@ def main() -> None:
 
     from support.fakellm import _count_tokens_fn
 
-    from paperterm import paths
-    from paperterm.config import Config
     from paperterm.scoring import run_scoring
     from paperterm.scoring.provider import import_litellm
+    from paperterm.settings import paths
+    from paperterm.settings.config import Config
     from paperterm.sources.feeds import parse_feed
     from paperterm.store import opener
     from paperterm.topics import resolve_topic

@@ -49,9 +49,9 @@ def synthetic_papers(n: int):
 
 
 def prepare_cached_day(db: Path, n: int, cached: int) -> None:
-    from paperterm.config import Config
     from paperterm.scoring.cache import save_answer
     from paperterm.scoring.task import ScoringTask
+    from paperterm.settings.config import Config
     from paperterm.store import ScoreRow, Store
     from paperterm.topics import resolve_topic
 
@@ -170,10 +170,10 @@ async def interactive(n: int, presses: int) -> dict:
     from textual import events
 
     import paperterm.scoring as scoring
-    from paperterm.config import Config
+    from paperterm.day.session import Session
     from paperterm.models import Day
     from paperterm.scoring.types import ScoringSettings
-    from paperterm.session import Session
+    from paperterm.settings.config import Config
     from paperterm.topics import resolve_topic
     from paperterm.tui.app import PapertermApp
     from paperterm.tui.screens.day import DayScreen

@@ -24,8 +24,8 @@ from pathlib import Path
 from measure_local import gold_days, ranked_ids
 
 from paperterm.models import Paper, Topic
-from paperterm.ranking_metrics import picks_within
 from paperterm.scoring.local import rank_locally
+from paperterm.scoring.metrics import picks_within
 from paperterm.scoring.recall import CURVE_FILE, STEPS
 from paperterm.store import Store
 from paperterm.topics import builtin_topics

@@ -30,8 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from support.shared import load_day
 
 from paperterm.models import Paper
-from paperterm.ranking_metrics import ndcg_at, picks_within, precision_at
 from paperterm.scoring.local import rank_locally
+from paperterm.scoring.metrics import ndcg_at, picks_within, precision_at
 from paperterm.store import Store
 from paperterm.topics import builtin_topics
 

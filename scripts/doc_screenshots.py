@@ -21,10 +21,10 @@ SIZE = (110, 32)
 
 async def _shoot(theme: str, keys: list[str], out: Path, title: str) -> None:
     import paperterm.scoring.local.semantic as semantic
-    from paperterm.config import Config
+    from paperterm.day.session import Session
     from paperterm.models import Day
     from paperterm.scoring.types import ScoringSettings
-    from paperterm.session import Session
+    from paperterm.settings.config import Config
     from paperterm.sources.feeds import parse_feed
     from paperterm.topics import resolve_topic
     from paperterm.tui.app import PapertermApp

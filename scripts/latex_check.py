@@ -24,8 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from paperterm.bibtex import export_papers  # noqa: E402
 from paperterm.models import Paper  # noqa: E402
+from paperterm.outputs.bibtex import export_papers  # noqa: E402
 
 DEFAULT_DAY = ROOT / "tests" / "fixtures" / "bib" / "day-2026-02-25.jsonl"
 

@@ -15,7 +15,7 @@ import paperterm
 from paperterm.cli.options import Options
 from paperterm.cli.parser import build_parser
 from paperterm.cli.session import open_session
-from paperterm.session import Session
+from paperterm.day.session import Session
 from paperterm.store import SCHEMA_VERSION, Store
 
 FEEDS = Path(__file__).parents[1] / "fixtures" / "feeds"

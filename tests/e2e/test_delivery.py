@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from support.fakedelivery import SMTPServer, WebhookServer
 
-from paperterm.delivery import DigestMessage, top_picks
-from paperterm.delivery.message import DISCORD_LIMIT, to_discord, to_html, to_markdown
+from paperterm.outputs.delivery import DigestMessage, top_picks
+from paperterm.outputs.delivery.message import DISCORD_LIMIT, to_discord, to_html, to_markdown
 from paperterm.scoring.types import Score
 from paperterm.sources.feeds import parse_feed
 

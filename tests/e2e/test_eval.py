@@ -12,12 +12,12 @@ from datetime import date
 import pytest
 from support.realdays import save_days
 
-from paperterm.config import Config
-from paperterm.follows import with_follows
 from paperterm.scoring.cache import save_answer
 from paperterm.scoring.task import ScoringTask
+from paperterm.settings.config import Config
 from paperterm.store import ScoreRow, Store
 from paperterm.topics import resolve_topic
+from paperterm.topics.follows import with_follows
 
 FEB25, MAR02 = "2026-02-25", "2026-03-02"
 # picks among the real papers of each day: on topic (MoE, quantization, training at scale)

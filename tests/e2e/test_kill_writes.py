@@ -36,7 +36,7 @@ CHILD = r"""
 import json, sys
 from datetime import date
 from paperterm.cli import main
-from paperterm.config import Config
+from paperterm.settings.config import Config
 from paperterm.models import Paper
 from paperterm.scoring.local import cache
 from paperterm.scoring.types import Score
@@ -200,7 +200,7 @@ def _check(home: Path, acks: list[list[str]]) -> None:
 
 
 def _config():  # type: ignore[no-untyped-def]
-    from paperterm.config import Config
+    from paperterm.settings.config import Config
 
     return Config()
 

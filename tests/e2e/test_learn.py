@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 from support.fakezotero import FakeZoteroWeb
 
-from paperterm import paths
+from paperterm.settings import paths
 from paperterm.store import Store
 
 LIBRARY = [

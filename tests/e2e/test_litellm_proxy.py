@@ -28,8 +28,8 @@ from support import wires
 from support.fakellm import Behaviour, FakeLLM, expected_scores
 from support.sample import cut_feed
 
+from paperterm.io.env import env
 from paperterm.scoring.policy import MAX_RETRIES
-from paperterm.settings.env import env
 
 pytestmark = pytest.mark.slow  # the proxy takes 10-30 s to start
 

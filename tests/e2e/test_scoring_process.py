@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from support.fakellm import Behaviour, FakeLLM
 
-from paperterm.config import Config
 from paperterm.scoring import ScoringSettings, run_scoring
+from paperterm.settings.config import Config
 from paperterm.sources.feeds import parse_feed
 from paperterm.store import opener
 from paperterm.topics import resolve_topic
@@ -27,7 +27,7 @@ FEED = ROOT / "examples" / "arxiv-2026-02-25.xml"
 SCRIPT = """
 import json, sys
 from pathlib import Path
-from paperterm.config import Config
+from paperterm.settings.config import Config
 from paperterm.sources.feeds import parse_feed
 from paperterm.scoring import ScoringSettings, run_scoring
 from paperterm.store import opener
@@ -135,7 +135,7 @@ def test_sync_wrapper_closes_clients_and_reruns_without_litellm(tmp_path):
 
 def test_importing_paperterm_scoring_does_not_import_litellm():
     code = (
-        "import sys, paperterm.scoring, paperterm.digest\n"
+        "import sys, paperterm.scoring, paperterm.outputs.digest\n"
         "from paperterm.scoring import ScoringError, cached_scores, local_scores\n"
         "assert 'litellm' not in sys.modules, 'litellm imported'\n"
         "engine = ('paperterm.scoring.engine', 'paperterm.scoring.provider')\n"

@@ -130,7 +130,7 @@ def test_a_hanging_network_never_shows_a_blank_terminal(tmp_path):
 def test_at_80x24_the_preview_shows_at_least_six_abstract_lines(tmp_path):
     """Issue 10, item 7: in the smallest usual terminal the abstract is readable."""
     from paperterm.sources.feeds import parse_feed
-    from paperterm.texrender import tex_to_unicode
+    from paperterm.text.texrender import tex_to_unicode
 
     abstracts = [" ".join(tex_to_unicode(p.abstract).split())
                  for p in parse_feed(FEED.read_bytes()).papers]

@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 
 import paperterm.scoring.local.semantic as semantic
-from paperterm.config import Config
-from paperterm.listing import Entry
+from paperterm.day.listing import Entry
+from paperterm.day.session import Session
 from paperterm.models import Day, Paper, Topic
 from paperterm.scoring.types import RunSummary, Score, ScoringSettings
-from paperterm.session import Session
+from paperterm.settings.config import Config
 from paperterm.sources.feeds import parse_feed
 from paperterm.store import Store, StoreFactory, UserState
 from paperterm.topics import resolve_topic

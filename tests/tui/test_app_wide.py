@@ -9,9 +9,9 @@ from pathlib import Path
 from textual.command import CommandList
 from textual.widgets import Footer
 
-from paperterm.config import Config
+from paperterm.settings.config import Config
+from paperterm.tui.bindings import ALL_KEYS
 from paperterm.tui.help import HelpScreen
-from paperterm.tui.keys import ALL_KEYS
 from paperterm.tui.screens.day import DayScreen
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -229,7 +229,7 @@ async def test_footer_keeps_help_and_quit_on_an_80_column_terminal(make_session,
 async def test_the_llm_hint_shows_on_the_first_starts_only(make_session, make_app, probe,
                                                            size, until):
     """The hint toast covered half the abstract at 80x24 for ten seconds on every start."""
-    from paperterm.reader_state import HINT_STARTS
+    from paperterm.settings.reader_state import HINT_STARTS
 
     shown = []
     for _ in range(HINT_STARTS + 2):

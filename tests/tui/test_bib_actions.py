@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from paperterm.config import BibtexConfig
+from paperterm.settings.config import BibtexConfig
 from paperterm.tui.bib_actions import BibOptions, bibtex_clipping, save_papers
 
 

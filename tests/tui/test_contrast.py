@@ -14,7 +14,7 @@ import pytest
 from support.contrast import MODES, contrast, measure, report, screen_lines, shown_colours
 from textual.widgets import Checkbox
 
-from paperterm.theming import list_themes
+from paperterm.settings.theming import list_themes
 from paperterm.tui.screens.evaluation import EvaluationScreen
 from paperterm.tui.themes import builtin_theme_names
 

@@ -47,7 +47,7 @@ async def test_library_results_are_cut_with_an_ellipsis_and_its_footer_keys_whol
 
 
 def test_cut_ends_what_it_cuts_with_an_ellipsis():
-    from paperterm.hygiene import cut
+    from paperterm.text.hygiene import cut
 
     assert cut("short", 10) == "short"
     assert cut("a rather long line of text", 10) == "a rather…"

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from textual.widgets import Checkbox
 
-from paperterm.config import Config
+from paperterm.settings.config import Config
 from paperterm.sources.loader import LoadRequest
 from paperterm.store import Store
 from paperterm.tui.filters import FilterScreen

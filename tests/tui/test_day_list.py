@@ -8,9 +8,9 @@ import pytest
 from textual import events
 from textual.widgets import Checkbox, Input, SelectionList
 
-from paperterm.listing import SORT_KEYS, SORT_LABELS
-from paperterm.sort_text import title_key
+from paperterm.day.listing import SORT_KEYS, SORT_LABELS
 from paperterm.store import Store
+from paperterm.text.sort_text import title_key
 from paperterm.tui.filters import FilterScreen
 from paperterm.tui.screens.day import DayScreen
 

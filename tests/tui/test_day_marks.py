@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from paperterm.config import BibtexConfig, Config
+from paperterm.settings.config import BibtexConfig, Config
 from paperterm.tui.screens.day import DayScreen
 
 

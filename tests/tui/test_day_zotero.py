@@ -8,7 +8,7 @@ import threading
 import pytest
 from support.fakezotero import FakeZoteroConnector
 
-from paperterm.config import Config, ZoteroConfig
+from paperterm.settings.config import Config, ZoteroConfig
 
 
 async def test_z_sends_the_marked_papers_without_blocking_the_list(

@@ -112,7 +112,7 @@ async def test_the_table_fits_an_80_column_terminal(make_session, make_app, unti
 async def test_labels_on_days_of_other_categories_are_said_so(make_session, make_app, until):
     """The QA walk: with stars on days cached for cs.AI+cs.LG and the reader's categories
     cs.CL, the screen said "No labels to evaluate against yet ... star the papers"."""
-    from paperterm.config import Config
+    from paperterm.settings.config import Config
 
     session = make_session(config=Config(categories=["cs.CL"]))
     save_days(session.db_path, (date(2026, 2, 25),))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from textual.command import CommandList
 
-from paperterm.config import Config
+from paperterm.settings.config import Config
 from paperterm.store import Store
 
 

@@ -59,7 +59,7 @@ async def test_a_large_day_paints_before_local_ranking_then_ranks(
 
 
 def test_cache_is_per_topic_scorer_version_and_paper_set(tmp_path, example_papers):
-    from paperterm.config import Config
+    from paperterm.settings.config import Config
     from paperterm.store import Store
     from paperterm.topics import resolve_topic
 
@@ -223,7 +223,7 @@ async def test_the_llm_hint_is_given_once_when_the_fetched_day_follows_the_loadi
 
     from support.fakearxiv import Reply
 
-    from paperterm.reader_state import state_file
+    from paperterm.settings.reader_state import state_file
 
     monkeypatch.setenv("PAPERTERM_TODAY", "2026-02-25")
     fake_arxiv.route("/rss/", Reply(body=FEED.read_bytes(), delay=0.5))

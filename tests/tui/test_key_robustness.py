@@ -8,7 +8,7 @@ import pytest
 from textual import events
 from textual.widgets import Input
 
-from paperterm.tui.keys import ALL_KEYS
+from paperterm.tui.bindings import ALL_KEYS
 from paperterm.tui.screens.day import DayScreen
 
 CHARS = {"slash": "/", "question_mark": "?", "asterisk": "*", "space": " "}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from paperterm.config import Config
+from paperterm.settings.config import Config
 from paperterm.tui.preview import COLLAPSED_LINES, short_authors, wrapped_lines
 
 

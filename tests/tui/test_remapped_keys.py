@@ -3,7 +3,7 @@ key remapped (even to ctrl+q, Textual's own) keeps its footer hint, right after 
 
 from __future__ import annotations
 
-from paperterm.config import Config
+from paperterm.settings.config import Config
 from paperterm.tui.compat import FooterKey
 
 

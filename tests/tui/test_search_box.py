@@ -13,7 +13,7 @@ from typing import Any
 
 from support.olderday import older_day
 
-from paperterm.session import Session
+from paperterm.day.session import Session
 from paperterm.store import Library, SearchHit, Store
 from paperterm.tui.screens.library import LibraryScreen
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from paperterm.reader_state import state_file
+from paperterm.settings.reader_state import state_file
 
 
 async def test_the_theme_chosen_with_T_is_used_at_the_next_start(make_session, make_app,

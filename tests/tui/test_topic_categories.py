@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from paperterm.config import Config
+from paperterm.settings.config import Config
 from paperterm.sources.loader import LoadRequest
 from paperterm.topics import resolve_topic
 from paperterm.tui.screens.day import DayScreen

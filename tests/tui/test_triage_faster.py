@@ -156,7 +156,7 @@ async def test_with_a_model_the_list_is_ranked_locally_until_its_scores_arrive(
 
 
 async def test_s_cycles_only_through_sorts_with_data(make_session, make_app, probe, size):
-    from paperterm.listing import SORT_KEYS
+    from paperterm.day.listing import SORT_KEYS
 
     app = make_app(make_session())  # the local scorer: no novelty scores
     async with app.run_test(size=size) as pilot:

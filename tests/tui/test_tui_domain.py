@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from paperterm.config import Config, ConfigError
-from paperterm.listing import (
+from paperterm.day.listing import (
     SORT_KEYS,
     FilterState,
     filter_entries,
@@ -20,7 +19,8 @@ from paperterm.listing import (
 )
 from paperterm.models import Paper
 from paperterm.scoring.types import RunSummary, Score
-from paperterm.theming import (
+from paperterm.settings.config import Config, ConfigError
+from paperterm.settings.theming import (
     DEFAULT_THEME,
     PALETTE_KEYS,
     builtin_theme_dir,
@@ -110,7 +110,7 @@ def test_clean_and_safe_text():
 
 def test_text_cleaning_is_paperterm_hygiene():
     """One definition of unsafe characters: bidi controls and zero-width characters go too."""
-    from paperterm.hygiene import clean_line, clean_text
+    from paperterm.text.hygiene import clean_line, clean_text
 
     tricky = "evil\u202egnp.exe\u200b \u2066x\u2069\r\ny\x1b]8;;http://e\x07link"
     assert clean(tricky) == clean_text(tricky) == "evilgnp.exe x\nylink"
@@ -197,7 +197,7 @@ def test_themes_ship_in_the_wheel(tmp_path):
         assert "paperterm/data/sample-2026-02-25.xml" in names
         assert "paperterm/topics/moe.toml" in names
         zf.extractall(tmp_path / "site")
-    code = ("from paperterm.theming import list_themes, builtin_theme_dir;"
+    code = ("from paperterm.settings.theming import list_themes, builtin_theme_dir;"
             "print(builtin_theme_dir()); print(list_themes(None))")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env={"PYTHONPATH": str(tmp_path / "site"), "PATH": "/usr/bin"},
@@ -215,7 +215,7 @@ def test_themes_load_from_installed_layout(tmp_path):
     shutil.copytree(ROOT / "src" / "paperterm", site / "paperterm",
                     ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(ROOT / "themes", site / "paperterm" / "themes")
-    code = ("from paperterm.theming import list_themes, builtin_theme_dir;"
+    code = ("from paperterm.settings.theming import list_themes, builtin_theme_dir;"
             "print(builtin_theme_dir()); print(list_themes(None))")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env={"PYTHONPATH": str(site), "PAPERTERM_CONFIG":

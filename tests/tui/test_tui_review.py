@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import threading
 
-from paperterm.config import Config
 from paperterm.scoring.types import RunSummary, Score
+from paperterm.settings.config import Config
 from paperterm.tui.help import help_table
 from paperterm.tui.paper_list import layout
 

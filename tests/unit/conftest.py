@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from support.fakellm import FakeLLM
 
-from paperterm.config import Config
 from paperterm.models import Paper
+from paperterm.settings.config import Config
 from paperterm.sources.feeds import parse_feed
 from paperterm.topics import resolve_topic
 

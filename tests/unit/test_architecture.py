@@ -22,7 +22,7 @@ from support.sourcetree import (
     without_package_exports,
 )
 
-from paperterm.tomlread import loads
+from paperterm.settings.tomlread import loads
 
 MAX_BASES = 4
 MAX_CALL_FROM_THREAD = 2
@@ -260,6 +260,34 @@ def test_the_domain_contract_names_every_domain_module():
     assert set(domain["source_modules"]) == expected, (
         f"missing: {sorted(expected - set(domain['source_modules']))}; "
         f"not modules: {sorted(set(domain['source_modules']) - expected)}")
+
+
+def _layer_names(layer: str) -> set[str]:
+    return {"paperterm." + name.strip() for name in layer.split("|")}
+
+
+def test_the_layers_contract_places_every_top_level_module():
+    """The layers contract (docs/architecture.md) names every top-level module and package
+    but `python -m paperterm`, each once: a new folder must say where it stands."""
+    config = loads((SRC.parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
+    contracts = config["tool"]["importlinter"]["contracts"]
+    layers = next(c for c in contracts if c["type"] == "layers")
+    named = [m for layer in layers["layers"] for m in sorted(_layer_names(layer))]
+    top = {".".join(m.split(".")[:2]) for m in MODULES if m != "paperterm"}
+    expected = top - {"paperterm.__main__"}
+    assert sorted(named) == sorted(expected), (
+        f"missing: {sorted(expected - set(named))}; not modules: {sorted(set(named) - expected)}")
+
+
+MAX_ROOT_MODULES = 5
+
+
+def test_the_package_root_holds_at_most_five_modules():
+    """The shared vocabulary only (models, arxiv ids, enrichment signals) and the package's
+    own `__init__` and `__main__`: everything else lives in a folder of its concern."""
+    root = sorted(p.name for p in SRC.glob("*.py"))
+    assert "models.py" in root
+    assert len(root) <= MAX_ROOT_MODULES, root
 
 
 # -- the checkers find what they look for ---------------------------------------------------

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from paperterm.bibtex import BibError, export_papers
-from paperterm.bibtex.bibfile import lock_file, parse_bib
 from paperterm.models import Paper
+from paperterm.outputs.bibtex import BibError, export_papers
+from paperterm.outputs.bibtex.bibfile import lock_file, parse_bib
 
 
 def paper(pid: str = "2602.20175", title: str = "Visualizing Data using t-SNE",

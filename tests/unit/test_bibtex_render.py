@@ -6,12 +6,12 @@ import re
 
 import pytest
 
-from paperterm.bibtex import BibError, KeyPatternError, citation_key, render_entry
-from paperterm.bibtex.entry import build_entry
-from paperterm.bibtex.keys import arxiv_date, unique_key
-from paperterm.bibtex.latex import render, tex_to_unicode
-from paperterm.bibtex.names import format_name, parse
 from paperterm.models import Paper
+from paperterm.outputs.bibtex import BibError, KeyPatternError, citation_key, render_entry
+from paperterm.outputs.bibtex.citekeys import arxiv_date, unique_key
+from paperterm.outputs.bibtex.entry import build_entry
+from paperterm.outputs.bibtex.latex import render, tex_to_unicode
+from paperterm.outputs.bibtex.names import format_name, parse
 
 
 def paper(**kw) -> Paper:
@@ -238,8 +238,8 @@ def test_et_al_becomes_others() -> None:
 def test_terminal_escapes_and_control_characters_never_reach_the_bib_file():
     from dataclasses import replace as _replace
 
-    from paperterm.bibtex import render_entry as _render
     from paperterm.models import Paper as _Paper
+    from paperterm.outputs.bibtex import render_entry as _render
 
     hostile = _Paper(
         id="2602.20191", version=1,

@@ -12,8 +12,8 @@ import pytest
 from pybtex.database import parse_string as pybtex_parse
 from pybtex.plugin import find_plugin
 
-from paperterm.bibtex import export_papers
 from paperterm.models import Paper
+from paperterm.outputs.bibtex import export_papers
 
 DAY = Path(__file__).parents[1] / "fixtures" / "bib" / "day-2026-02-25.jsonl"
 

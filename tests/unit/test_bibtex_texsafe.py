@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from paperterm.bibtex import export_papers, render_entry
 from paperterm.models import Paper
+from paperterm.outputs.bibtex import export_papers, render_entry
 
 DANGEROUS = [
     r"\input{/etc/hostname}", r"\include{secret}", r"\immediate\write18{touch pwned}",

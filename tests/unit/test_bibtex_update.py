@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from paperterm.bibtex import export_papers
 from paperterm.models import Paper
+from paperterm.outputs.bibtex import export_papers
 
 USER_ENTRY = """@inproceedings{vdm,
   title     = {Visualizing Data using {t-SNE}: a corrected title},

@@ -7,8 +7,8 @@ import stat
 import sys
 from pathlib import Path
 
-from paperterm.browser import from_env
-from paperterm.clipboard import copy_with_tool, osc52_support, system_tool
+from paperterm.io.browser import from_env
+from paperterm.io.clipboard import copy_with_tool, osc52_support, system_tool
 
 
 def tool(path: Path, body: str) -> Path:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from paperterm import paths
-from paperterm.config import Config, ConfigError, init_config, load_config, parse_config
+from paperterm.settings import paths
+from paperterm.settings.config import Config, ConfigError, init_config, load_config, parse_config
 
 
 def test_no_file_gives_defaults(isolated_home):

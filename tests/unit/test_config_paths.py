@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from paperterm.config import ConfigError, read_toml
+from paperterm.settings.config import ConfigError, read_toml
 
 
 @pytest.fixture(autouse=True)

@@ -7,8 +7,8 @@ from dataclasses import replace
 
 import pytest
 
-from paperterm.daymodel import DayChange, DayModel, MarkChange
-from paperterm.listing import FilterState
+from paperterm.day.listing import FilterState
+from paperterm.day.model import DayChange, DayModel, MarkChange
 from paperterm.models import Paper
 
 

@@ -18,10 +18,10 @@ import math
 import pytest
 from support.shared import gold_picks, load_day, need_shared
 
-from paperterm.ranking_metrics import ndcg_at, picks_within, precision_at
 from paperterm.scoring import recall
 from paperterm.scoring.local import rank_locally
 from paperterm.scoring.local.semantic import load_model
+from paperterm.scoring.metrics import ndcg_at, picks_within, precision_at
 from paperterm.store import Store
 from paperterm.topics import builtin_topics
 

@@ -7,8 +7,8 @@ from dataclasses import replace
 
 import pytest
 
-from paperterm.digest import md_escape, render_digest
 from paperterm.models import Paper, Topic
+from paperterm.outputs.digest import md_escape, render_digest
 from paperterm.scoring import RunSummary, Score
 
 TOPIC = Topic(name="moe", description="Mixture of experts.")

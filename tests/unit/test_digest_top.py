@@ -39,8 +39,8 @@ def test_digest_max_in_the_config_sets_how_many(cli, isolated_home):
 
 
 def test_the_top_lists_at_most_digest_max_unscored_papers_and_says_how_many_more():
-    from paperterm.digest import render_digest
     from paperterm.models import Paper, Topic
+    from paperterm.outputs.digest import render_digest
     from paperterm.scoring.types import RunSummary, Score
 
     papers = [Paper(f"2602.{i:05d}", 1, f"Paper {i}", ("A B",), "Text.", ("cs.LG",), "cs.LG")

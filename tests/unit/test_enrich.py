@@ -9,13 +9,13 @@ from datetime import date
 
 import pytest
 
-from paperterm.enrich.hf import daily_dates, fetch_hf
-from paperterm.enrich.http import EnrichError
-from paperterm.enrich.links import code_links
-from paperterm.enrich.s2 import fetch_s2
-from paperterm.enrich.signals import Signals, signals
-from paperterm.listing import FilterState, filter_entries, make_entries, sort_entries
+from paperterm.day.listing import FilterState, filter_entries, make_entries, sort_entries
 from paperterm.models import Paper
+from paperterm.outputs.enrich.hf import daily_dates, fetch_hf
+from paperterm.outputs.enrich.http import EnrichError
+from paperterm.outputs.enrich.links import code_links
+from paperterm.outputs.enrich.s2 import fetch_s2
+from paperterm.signals import Signals, signals
 from paperterm.store import Store
 
 DAY = date(2026, 2, 25)  # the bundled sample day
@@ -178,7 +178,7 @@ def test_signals_sort_and_filter_the_list(isolated_home) -> None:
     cache.put_enrichment("hf", {"1": {"upvotes": 3, "github": "https://github.com/a/b"},
                                 "2": {"upvotes": 40}, "3": None})
     cache.put_enrichment("s2", {"1": {"citations": 9, "h_index": 5}, "3": {"citations": 100}})
-    from paperterm.enrich.signals import load_signals
+    from paperterm.signals import load_signals
 
     found = load_signals(store.enrichment, ["1", "2", "3", "4"])
     store.close()

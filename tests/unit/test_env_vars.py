@@ -1,4 +1,4 @@
-"""The PAPERTERM_* environment variables are declared once (paperterm.settings.env), read only
+"""The PAPERTERM_* environment variables are declared once (paperterm.io.env), read only
 through `env`, and documented in the manual's configuration page (docs/configuration.md)."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from paperterm.settings import ENV_VARS, env, env_table
+from paperterm.io.env import env
+from paperterm.settings import ENV_VARS, env_table
 
 ROOT = Path(__file__).parents[2]
 SRC = ROOT / "src" / "paperterm"

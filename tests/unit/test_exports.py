@@ -20,8 +20,8 @@ from citeproc import (
 )
 from citeproc.source.json import CiteProcJSON
 
-from paperterm.exports import render, write_notes
 from paperterm.models import Paper
+from paperterm.outputs.exports import render, write_notes
 
 ROOT = Path(__file__).resolve().parents[2]
 FEED = ROOT / "examples" / "arxiv-2026-02-25.xml"

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from paperterm.hygiene import clean_text
 from paperterm.models import ANNOUNCE_TYPES
 from paperterm.sources.feeds import FeedError, parse_feed, split_authors
+from paperterm.text.hygiene import clean_text
 
 ROOT = Path(__file__).parents[2]
 FEEDS = Path(__file__).parents[1] / "fixtures" / "feeds"

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from paperterm.config import ConfigError, parse_config
-from paperterm.follows import Followed, following, merged, name_key
 from paperterm.scoring import local_scores
 from paperterm.scoring.local import rank_locally
 from paperterm.scoring.local.follow import FOLLOW_BOOST, local_key
+from paperterm.settings.config import ConfigError, parse_config
 from paperterm.store import Store
 from paperterm.topics import all_topics
+from paperterm.topics.follows import Followed, following, merged, name_key
 
 FEED = Path(__file__).resolve().parents[2] / "examples" / "arxiv-2026-02-25.xml"
 
@@ -96,8 +96,8 @@ def test_score_follows_the_configs_list(cli, isolated_home, day):
 
 
 def test_the_config_topic_and_reader_follows_are_merged_once_in_one_place(tmp_path):
-    from paperterm.follows import with_follows
     from paperterm.models import Topic
+    from paperterm.topics.follows import with_follows
 
     topic = Topic("t", "d", follow=("Ada Lovelace",))
     store = Store.open(tmp_path / "db.sqlite3")

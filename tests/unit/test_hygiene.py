@@ -6,8 +6,8 @@ import unicodedata
 
 import pytest
 
-from paperterm.hygiene import clean_line, clean_paper, clean_text
 from paperterm.models import Paper
+from paperterm.text.hygiene import clean_line, clean_paper, clean_text
 
 ESC = "\x1b"
 

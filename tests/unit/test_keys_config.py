@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from paperterm.tui.keys import check_keymap, is_key_name
+from paperterm.tui.bindings import check_keymap, is_key_name
 
 
 @pytest.mark.parametrize("key", ["s", "*", "ctrl+q", "f5", "pageup", "space", "asterisk",
@@ -26,7 +26,7 @@ def test_values_that_are_not_key_names_are_reported(key: str) -> None:
 
 def test_no_default_key_does_two_things() -> None:
     """Two helpers once both took `A` (seen above, follow author): one of them never ran."""
-    from paperterm.tui.keys import ALL_KEYS
+    from paperterm.tui.bindings import ALL_KEYS
 
     owner: dict[str, str] = {}
     for spec in ALL_KEYS:

@@ -3,6 +3,8 @@ small modules."""
 
 from __future__ import annotations
 
+import warnings
+
 from support.sourcetree import MODULES, SRC, cycles, graph, without_package_exports
 from support.sourcetree import imports as _imports
 
@@ -50,13 +52,24 @@ def test_cycle_finder_finds_a_cycle():
     assert cycles(graph) == [["paperterm.a", "paperterm.b"]]
 
 
+SIZE_WARNING = 400  # lines: worth a look, split by cohesion if it holds two concerns
+SIZE_CEILING = 800  # lines: no module this long holds one concern
+
+
 def test_module_sizes():
-    too_long = []
-    for name, path in MODULES.items():
+    """A size warning, not a cap that forces splits by line count (issue 29): a module over
+    SIZE_WARNING lines is reported as a warning; one over SIZE_CEILING fails."""
+    long, too_long = [], []
+    for path in MODULES.values():
         lines = len(path.read_text(encoding="utf-8").splitlines())
-        limit = 400 if _layer(name) == "tui" or name.startswith("paperterm.scoring") else 500
-        if lines > limit:
-            too_long.append(f"{path.relative_to(SRC)}: {lines} lines (limit {limit})")
+        where = f"{path.relative_to(SRC)}: {lines} lines"
+        if lines > SIZE_CEILING:
+            too_long.append(where)
+        elif lines > SIZE_WARNING:
+            long.append(where)
+    for where in long:
+        warnings.warn(f"{where} (over {SIZE_WARNING}: does it hold one concern?)",
+                      stacklevel=1)
     assert not too_long, "\n".join(too_long)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from paperterm.listing import make_entries, sort_entries
+from paperterm.day.listing import make_entries, sort_entries
 from paperterm.models import Paper
 
 

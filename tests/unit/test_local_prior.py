@@ -10,11 +10,11 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from paperterm.config import Config
 from paperterm.models import Paper
 from paperterm.scoring.local import keywords, prior
 from paperterm.scoring.local.blend import background, blend, lifted, reference_papers
 from paperterm.scoring.local.semantic import DIM, MODEL_KEY, load_model, paper_embeddings
+from paperterm.settings.config import Config
 from paperterm.store import Store
 from paperterm.topics import builtin_topics, resolve_topic
 

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from paperterm.config import Config
 from paperterm.models import Paper
 from paperterm.scoring.local import rank_locally
 from paperterm.scoring.local.semantic import load_model
+from paperterm.settings.config import Config
 from paperterm.store import Store
 from paperterm.topics import builtin_topics, resolve_topic
 

@@ -8,9 +8,10 @@ import sqlite3
 
 import pytest
 
-from paperterm.config import Config
+from paperterm.day.marks import MarkChange, PaperMarks
 from paperterm.scoring.local import rank_locally
-from paperterm.services.marks import MarkChange, MarksService, PaperMarks
+from paperterm.services.marks import MarksService
+from paperterm.settings.config import Config
 from paperterm.store import APP_ID, Store
 from paperterm.store.schema import _MIGRATIONS, statements
 from paperterm.topics import resolve_topic

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from paperterm.scoring.apikeys import key_stop
 from paperterm.scoring.halt import Halt
-from paperterm.scoring.keys import key_stop
 
 
 def test_key_stop_for_known_hosted_providers():

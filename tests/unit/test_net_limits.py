@@ -14,12 +14,12 @@ from support.fakedelivery import WebhookServer
 from support.fakellm import FakeLLM
 from support.slowserver import HostileServer
 
-from paperterm import limits
-from paperterm.delivery import DigestMessage
-from paperterm.delivery.mail import DeliveryError
-from paperterm.delivery.webhook import post_webhook
+from paperterm.io import limits
+from paperterm.outputs.delivery import DigestMessage
+from paperterm.outputs.delivery.mail import DeliveryError
+from paperterm.outputs.delivery.webhook import post_webhook
+from paperterm.outputs.zotero.connector import Connector, ZoteroError
 from paperterm.sources import http, rss
-from paperterm.zotero.connector import Connector, ZoteroError
 
 ROOT = Path(__file__).resolve().parents[2]
 FEED = ROOT / "examples" / "arxiv-2026-02-25.xml"
@@ -62,8 +62,8 @@ def test_a_connection_that_never_answers_ends_at_the_deadline(monkeypatch):
 
 
 def test_a_trickling_smtp_server_cannot_hold_a_run(monkeypatch):
-    from paperterm.config import DeliveryConfig
-    from paperterm.delivery.mail import build_email, send_email
+    from paperterm.outputs.delivery.mail import build_email, send_email
+    from paperterm.settings.config import DeliveryConfig
 
     monkeypatch.setenv("PAPERTERM_HTTP_DEADLINE", "1")
     greeting = b"220 " + b"x" * 2000 + b"\r\n"
@@ -80,9 +80,9 @@ def test_a_trickling_smtp_server_cannot_hold_a_run(monkeypatch):
 def test_third_party_clients_have_the_whole_request_deadline_too(monkeypatch, client):
     from datetime import date
 
-    from paperterm.enrich.hf import fetch_hf
-    from paperterm.enrich.http import EnrichError
-    from paperterm.zotero.web import WebLibrary
+    from paperterm.outputs.enrich.hf import fetch_hf
+    from paperterm.outputs.enrich.http import EnrichError
+    from paperterm.outputs.zotero.web import WebLibrary
 
     monkeypatch.setenv("PAPERTERM_HTTP_DEADLINE", "1")
     with HostileServer("trickle", interval=0.1) as server:

@@ -9,15 +9,15 @@ from datetime import date
 
 from support.waiting import until_the_clock_moves
 
-from paperterm.config import Config
-from paperterm.delivery import top_picks
-from paperterm.digest import top_papers
-from paperterm.listing import make_entries, sort_entries
+from paperterm.day.listing import make_entries, sort_entries
+from paperterm.day.scores import LOCAL, PREFILTER, default_ranks, ranked, shown_scores
 from paperterm.models import Paper
+from paperterm.outputs.delivery import top_picks
+from paperterm.outputs.digest import top_papers
 from paperterm.scoring.prompt import PROMPT_VERSION
 from paperterm.scoring.types import Score, ScoringSettings
 from paperterm.services import library
-from paperterm.services.scores import LOCAL, PREFILTER, default_ranks, ranked, shown_scores
+from paperterm.settings.config import Config
 from paperterm.store import ScoreRow, Store
 from paperterm.topics import resolve_topic
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from paperterm.digest import render_digest
-from paperterm.hygiene import clean_text
 from paperterm.models import Paper, Topic
+from paperterm.outputs.digest import render_digest
 from paperterm.scoring import RunSummary, Score
+from paperterm.text.hygiene import clean_text
 
 DIRTY = "evil\x1b]52;c;aGk=\x07 \x9b31m red\u202e desrever\u200b \x1b[2J end"
 NASTY = ("\x1b", "\x9b", "\u202e", "\u200b", "\x07")

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from paperterm.atomic import atomic_write
-from paperterm.bibtex import BibError, export_papers
+from paperterm.io.atomic import atomic_write
 from paperterm.models import Paper
+from paperterm.outputs.bibtex import BibError, export_papers
 from paperterm.tui.bib_actions import BibOptions, save_papers
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -168,7 +168,7 @@ def test_no_lock_or_temp_file_is_left_beside_the_bib(tmp_path: Path) -> None:
 _KILLED_WRITER = """
 import os, sys, time
 from pathlib import Path
-from paperterm.atomic import atomic_write
+from paperterm.io.atomic import atomic_write
 
 def stuck(fd):  # the data is in the temp file; the rename has not happened
     print("writing", flush=True)

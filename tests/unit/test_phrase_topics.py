@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from support.shared import load_day, need_shared
 
-from paperterm.config import Config
 from paperterm.scoring.local import rank_locally
 from paperterm.scoring.local.semantic import load_model
+from paperterm.settings.config import Config
 from paperterm.store import Store
 from paperterm.topics import resolve_topic
 

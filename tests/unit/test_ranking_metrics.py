@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from paperterm.ranking_metrics import ndcg_at, picks_within, precision_at
+from paperterm.scoring.metrics import ndcg_at, picks_within, precision_at
 
 RANKED = ["a", "b", "c", "d", "e", "f"]
 

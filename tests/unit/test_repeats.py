@@ -9,7 +9,7 @@ from datetime import date
 import pytest
 from support.feedbuild import day_rows, replacement, rss
 
-from paperterm.services.repeats import repeats
+from paperterm.day.repeats import repeats
 from paperterm.sources.feeds import parse_feed
 from paperterm.store import Store
 

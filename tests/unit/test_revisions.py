@@ -8,10 +8,9 @@ from datetime import date
 import pytest
 from support.feedbuild import day_rows, replacement, rss
 
-from paperterm.revisions import word_diff
-from paperterm.services.revisions import revisions
 from paperterm.sources.feeds import parse_feed
 from paperterm.sources.loader import LoadRequest, cached_while_fetching
+from paperterm.sources.revisions import revisions, word_diff
 from paperterm.store import Store
 
 FEED = "cs.AI+cs.LG"

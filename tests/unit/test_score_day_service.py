@@ -9,10 +9,10 @@ import pytest
 from support.fakellm import Behaviour, FakeLLM
 from support.scoring_runs import make
 
-from paperterm.config import Config
 from paperterm.scoring.prefilter import NOT_SENT
 from paperterm.scoring.provider import import_litellm
 from paperterm.services import scoring as service
+from paperterm.settings.config import Config
 from paperterm.sources.feeds import parse_feed
 from paperterm.store import opener
 from paperterm.topics import resolve_topic

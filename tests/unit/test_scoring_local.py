@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from paperterm.config import Config
 from paperterm.models import Paper, Topic
 from paperterm.scoring import local_scores
 from paperterm.scoring.local import keywords as local
+from paperterm.settings.config import Config
 from paperterm.sources.feeds import parse_feed
 from paperterm.topics import resolve_topic
 

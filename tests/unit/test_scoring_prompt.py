@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from paperterm.config import Config
 from paperterm.scoring.prompt import build_messages, clean_text, prompt_criteria
+from paperterm.settings.config import Config
 from paperterm.sources.feeds import parse_feed
 from paperterm.topics import resolve_topic
 

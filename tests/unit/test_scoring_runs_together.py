@@ -11,9 +11,9 @@ import pytest
 from support.fakellm import Behaviour, FakeLLM
 from support.scoring_runs import Collector, make, run
 
-from paperterm.config import Config
 from paperterm.scoring.halt import Halt
 from paperterm.scoring.provider import import_litellm
+from paperterm.settings.config import Config
 from paperterm.sources.feeds import parse_feed
 from paperterm.topics import resolve_topic
 

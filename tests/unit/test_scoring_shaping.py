@@ -10,10 +10,10 @@ import pytest
 from support.fakellm import Behaviour, FakeLLM
 from support.scoring_runs import KNOWN, Collector, assert_default_scores, make, run
 
-from paperterm.config import ConfigError, parse_config
 from paperterm.scoring.estimate import CompletionEstimate
 from paperterm.scoring.prompt import prompt_criteria
 from paperterm.settings import ModelOptions
+from paperterm.settings.config import ConfigError, parse_config
 
 ROOT = Path(__file__).resolve().parents[2]
 FEED = ROOT / "examples" / "arxiv-2026-02-25.xml"

@@ -12,16 +12,16 @@ from pathlib import Path
 import pytest
 from support.fakellm import Behaviour, FakeLLM, expected_scores
 
-from paperterm.config import Config
-from paperterm.hygiene import clean_line
 from paperterm.models import Paper, Topic
 from paperterm.scoring import PROMPT_VERSION, Score, ScoringSettings, cached_scores
 from paperterm.scoring.prompt import prompt_criteria
 from paperterm.scoring.provider import aclose_llm_clients
 from paperterm.scoring.run import run_task, score_papers
 from paperterm.scoring.task import Parsed, ScoringTask, Task, TaskKey
+from paperterm.settings.config import Config
 from paperterm.sources.feeds import parse_feed
 from paperterm.store import ScoreRow, Store, opener
+from paperterm.text.hygiene import clean_line
 from paperterm.topics import resolve_topic
 
 FEED = Path(__file__).resolve().parents[2] / "examples" / "arxiv-2026-02-25.xml"

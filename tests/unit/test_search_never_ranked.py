@@ -12,10 +12,10 @@ from datetime import date
 import pytest
 
 import paperterm.scoring.local.semantic as semantic
-from paperterm.config import Config
+from paperterm.day.scores import LOCAL, PROVISIONAL
 from paperterm.models import Paper
 from paperterm.scoring.local import rank_locally
-from paperterm.services.scores import LOCAL, PROVISIONAL
+from paperterm.settings.config import Config
 from paperterm.store import Store
 from paperterm.topics import resolve_topic
 

@@ -10,10 +10,10 @@ from datetime import date
 import pytest
 from support.realdays import save_days
 
-from paperterm.config import Config
 from paperterm.scoring.local import rank_locally, semantic
 from paperterm.scoring.types import ScoringSettings
 from paperterm.services import library
+from paperterm.settings.config import Config
 from paperterm.store import Store
 from paperterm.topics import resolve_topic
 

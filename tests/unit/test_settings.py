@@ -11,7 +11,6 @@ import pytest
 
 from paperterm.cli.options import Options
 from paperterm.cli.parser import build_parser
-from paperterm.config import ConfigError, parse_config, starter_config
 from paperterm.settings import (
     BibtexConfig,
     Config,
@@ -21,6 +20,7 @@ from paperterm.settings import (
     declared,
     every_setting,
 )
+from paperterm.settings.config import ConfigError, parse_config, starter_config
 
 DECLARED = list(declared())
 EVERY = list(every_setting())

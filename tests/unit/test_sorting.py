@@ -3,9 +3,9 @@ that say the direction, ties broken by relevance."""
 
 from __future__ import annotations
 
-from paperterm.listing import descending, make_entries, sort_arrow, sort_entries
+from paperterm.day.listing import descending, make_entries, sort_arrow, sort_entries
 from paperterm.models import Paper
-from paperterm.sort_text import title_key
+from paperterm.text.sort_text import title_key
 
 
 def paper(i: int, title: str, cat: str = "cs.LG") -> Paper:

@@ -17,7 +17,7 @@ NOT_AT_START = ("lxml", "urllib.request", "http.client", "paperterm.sources.feed
                 # client imported it all: 11 ms of the start)
                 "paperterm.scoring.local", "numpy",
                 # what only a revision, a refused setting or `?` needs (issue 20: first paint)
-                "paperterm.revisions", "paperterm.redact", "paperterm.tui.help")
+                "paperterm.io.redact", "paperterm.tui.help")
 
 
 def test_the_start_path_imports_no_network_or_parser_modules():

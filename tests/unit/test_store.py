@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from paperterm.hygiene import clean_text
 from paperterm.models import Paper
 from paperterm.sources.feeds import parse_feed
 from paperterm.store import APP_ID, SCHEMA_VERSION, Store, StoreError
 from paperterm.store.schema import _MIGRATIONS, statements
+from paperterm.text.hygiene import clean_text
 
 FEEDS = Path(__file__).parents[1] / "fixtures" / "feeds"
 DAY = date(2026, 3, 3)

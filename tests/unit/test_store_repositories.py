@@ -7,8 +7,8 @@ import inspect
 import threading
 from datetime import date
 
+from paperterm.day.session import Session
 from paperterm.models import Paper
-from paperterm.session import Session
 from paperterm.store import Store, StoreError, open_or_unavailable, opener
 from paperterm.store.db import Database, Queries
 
@@ -106,9 +106,9 @@ def test_a_factory_that_fails_gives_a_stand_in_saying_why(tmp_path):
 
 
 def test_a_session_without_a_store_has_a_stand_in(tmp_path):
-    from paperterm.config import Config
     from paperterm.models import Day, Topic
     from paperterm.settings import ScoringSettings
+    from paperterm.settings.config import Config
 
     s = Session(config=Config(), day=Day([], "empty", None, "sample"),
                 topic=Topic(name="t", description=""), settings=ScoringSettings(),

@@ -8,7 +8,7 @@ from array import array
 from datetime import date
 
 from paperterm.models import Paper
-from paperterm.similar import similar_papers
+from paperterm.scoring.similar import similar_papers
 from paperterm.store import Store
 from paperterm.store import similar as sim
 

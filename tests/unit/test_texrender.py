@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from paperterm.digest import render_digest
 from paperterm.models import Paper, Topic
+from paperterm.outputs.digest import render_digest
 from paperterm.scoring.types import RunSummary, Score
-from paperterm.texrender import fold_tex, tex_to_unicode
+from paperterm.text.texrender import fold_tex, tex_to_unicode
 
 
 @pytest.mark.parametrize(("source", "shown"), [

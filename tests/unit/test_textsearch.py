@@ -3,9 +3,9 @@ and accents, accepts quoted phrases; and finds the spans to highlight."""
 
 from __future__ import annotations
 
-from paperterm.listing import FilterState, filter_entries, make_entries
+from paperterm.day.listing import FilterState, filter_entries, make_entries
 from paperterm.models import Paper
-from paperterm.textsearch import keyword_terms, parse_query, spans
+from paperterm.text.textsearch import keyword_terms, parse_query, spans
 
 
 def _paper(i: int, title: str, authors: tuple[str, ...] = ("A. Author",),

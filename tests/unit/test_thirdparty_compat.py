@@ -1,5 +1,5 @@
 """Contract tests for the private parts of litellm and pyzotero that paperterm relies on
-(`scoring/litellm_compat.py`, `zotero/pyzotero_compat.py`): an upgrade that moves one
+(`scoring/litellm_compat.py`, `outputs/zotero/pyzotero_compat.py`): an upgrade that moves one
 fails here, by name. Real servers on 127.0.0.1, no network."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import pytest
 from support.fakellm import Behaviour, FakeLLM
 from support.fakezotero import FakeZoteroWeb
 
+from paperterm.outputs.zotero.pyzotero_compat import cap_backoff
 from paperterm.scoring import litellm_compat
 from paperterm.scoring.provider import import_litellm, retry_after_seconds
-from paperterm.zotero.pyzotero_compat import cap_backoff
 
 
 def test_litellm_closes_and_forgets_its_async_clients():
@@ -76,7 +76,8 @@ def test_the_private_parts_are_named_only_in_the_compat_modules():
     src = Path(__file__).resolve().parents[2] / "src" / "paperterm"
     private = ("litellm.llms", "in_memory_llm_clients_cache", "litellm_response_headers",
                "_set_backoff")
-    allowed = {src / "scoring" / "litellm_compat.py", src / "zotero" / "pyzotero_compat.py"}
+    allowed = {src / "scoring" / "litellm_compat.py",
+               src / "outputs" / "zotero" / "pyzotero_compat.py"}
     found = [f"{p.relative_to(src)}: {name}" for p in sorted(src.rglob("*.py"))
              if p not in allowed for name in private if name in p.read_text(encoding="utf-8")]
     assert found == []

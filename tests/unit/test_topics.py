@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from paperterm.config import Config, ConfigError, load_config
+from paperterm.settings.config import Config, ConfigError, load_config
 from paperterm.topics import all_topics, builtin_topics, resolve_topic
 
 

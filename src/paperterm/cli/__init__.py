@@ -12,8 +12,8 @@ import sqlite3
 import sys
 
 from paperterm.cli.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UserError
-from paperterm.hygiene import clean_line
-from paperterm.settings.env import EnvError, check_values, env
+from paperterm.io.env import EnvError, check_values, env
+from paperterm.text.hygiene import clean_line
 
 COMMANDS = {"tui": "reader", "score": "score", "digest": "digest", "export": "export",
             "config": "config", "topics": "topics", "themes": "themes",
@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         return EXIT_OK
     except sqlite3.Error as exc:  # the cache locked or read-only mid-command: one line
-        from paperterm import paths
+        from paperterm.settings import paths
         from paperterm.store import describe
 
         print(f"paperterm: {describe(exc, paths.database_file())}", file=sys.stderr)

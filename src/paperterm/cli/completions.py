@@ -26,7 +26,7 @@ def run(opts: Options) -> int:
 
 def _names(opts: Options) -> int:
     """Topic or theme names; a broken config completes the built-in ones, silently."""
-    from paperterm.config import Config, ConfigError
+    from paperterm.settings.config import Config, ConfigError
 
     try:
         config = load_user_config(opts)
@@ -40,7 +40,7 @@ def _names(opts: Options) -> int:
         except ConfigError:
             names = sorted(builtin_topics())
     else:
-        from paperterm.theming import list_themes
+        from paperterm.settings.theming import list_themes
 
         names = [name for name, _ in list_themes(config)]
         try:

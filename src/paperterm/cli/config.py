@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import sys
 
-from paperterm import paths
 from paperterm.cli.errors import EXIT_OK, EXIT_USAGE, UserError
 from paperterm.cli.options import Options
 from paperterm.cli.session import bib_path, load_user_config
-from paperterm.config import Config, init_config
+from paperterm.settings import paths
+from paperterm.settings.config import Config, init_config
 
 
 def run(opts: Options) -> int:

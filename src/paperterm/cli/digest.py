@@ -1,5 +1,5 @@
 """`paperterm digest`: the day's top papers as Markdown or JSON, to stdout or a file;
-`--send` mails it and posts it to a webhook (see `paperterm.delivery`); `--summaries N`
+`--send` mails it and posts it to a webhook (see `paperterm.outputs.delivery`); `--summaries N`
 adds a 3-5 sentence summary to each of the top N."""
 
 from __future__ import annotations
@@ -14,16 +14,16 @@ from paperterm.cli.scoring_run import exit_code, score_day
 from paperterm.cli.session import honoured, load_user_config, open_headless_session
 
 if TYPE_CHECKING:
-    from paperterm.digest import DigestSummaries, Format
+    from paperterm.day.session import Session
     from paperterm.models import Paper
-    from paperterm.revisions import Revision
+    from paperterm.outputs.digest import DigestSummaries, Format
     from paperterm.scoring.types import RunSummary, Score
-    from paperterm.session import Session
+    from paperterm.sources.revisions import Revision
 
 
 def run(opts: Options) -> int:
-    from paperterm.digest import render_digest
-    from paperterm.services.revisions import revisions
+    from paperterm.outputs.digest import render_digest
+    from paperterm.sources.revisions import revisions
 
     if opts.summaries:  # refused before anything is loaded or scored
         from paperterm.cli.summarize import NEEDS_MODEL
@@ -75,7 +75,7 @@ def _format(opts: Options) -> Format:
 
 def _no_announcement(opts: Options, s: Session, target: Path | None) -> int:
     """Today had no announcement: a digest that says so, nothing scored, nothing sent."""
-    from paperterm.digest import render_no_announcement
+    from paperterm.outputs.digest import render_no_announcement
 
     text = render_no_announcement(s.day.no_announcement, s.topic, _format(opts))
     if target is not None:
@@ -91,7 +91,7 @@ def _no_announcement(opts: Options, s: Session, target: Path | None) -> int:
 def output_target(output: str | None) -> Path | None:
     """The real file `-o` writes to (None: stdout); a directory, FIFO, device or read-only
     file is refused with one line, a symlink is written through."""
-    from paperterm.atomic import TargetError, writable_target
+    from paperterm.io.atomic import TargetError, writable_target
 
     if not output or output == "-":
         return None
@@ -112,7 +112,7 @@ def _check_delivery(s: Session) -> None:
 
 def _send(opts: Options, s: Session, scores: dict, model: str,
           revised: list[Revision]) -> int:
-    from paperterm.delivery import DigestMessage, deliver, top_picks
+    from paperterm.outputs.delivery import DigestMessage, deliver, top_picks
 
     cfg = s.config.delivery
     message = DigestMessage(
@@ -138,7 +138,7 @@ def add_summaries(s: Session, opts: Options, scores: dict[str, Score],
     from dataclasses import replace
 
     from paperterm.cli.summarize import format_run, summarize
-    from paperterm.digest import DigestSummaries, top_papers
+    from paperterm.outputs.digest import DigestSummaries, top_papers
 
     language = opts.language or s.config.language
     out = DigestSummaries(language)
@@ -165,7 +165,7 @@ def add_summaries(s: Session, opts: Options, scores: dict[str, Score],
 
 
 def write_text(path: Path, text: str) -> None:
-    from paperterm.atomic import TargetError, atomic_write, writable_target
+    from paperterm.io.atomic import TargetError, atomic_write, writable_target
 
     try:
         path = writable_target(path)

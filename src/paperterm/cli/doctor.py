@@ -16,12 +16,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from paperterm import paths
 from paperterm.cli.errors import EXIT_ERROR, EXIT_OK
 from paperterm.cli.options import Options
-from paperterm.clipboard import osc52_support, system_tool, tmux_set_clipboard
-from paperterm.config import Config, ConfigError, load_config
-from paperterm.settings import ScoringSettings
+from paperterm.io.clipboard import osc52_support, system_tool, tmux_set_clipboard
+from paperterm.settings import ScoringSettings, paths
+from paperterm.settings.config import Config, ConfigError, load_config
 
 Level = Literal["ok", "info", "warn", "FAIL"]
 TEST_PROMPT = "Reply with the single word: ok"
@@ -226,7 +225,7 @@ def _key_vars(model: str) -> list[str]:
 
 def check_reachable(report: Report, api_base: str) -> bool:
     """Any HTTP answer from `api_base` means the server is there."""
-    from paperterm.redact import redact, redact_url, url_secrets
+    from paperterm.io.redact import redact, redact_url, url_secrets
 
     shown = redact_url(api_base)
     status = _answer_status(api_base, "the model's server")
@@ -247,8 +246,8 @@ def _answer_status(url: str, what: str) -> tuple[int, float] | str:
     answer too), else why not, in one line."""
     import http.client
 
-    from paperterm import httpio, limits
-    from paperterm.redact import split_credentials
+    from paperterm.io import httpio, limits
+    from paperterm.io.redact import split_credentials
 
     bare, auth = split_credentials(url)  # urllib would take `user:pass@` for the host
     started = time.monotonic()
@@ -268,7 +267,7 @@ def check_arxiv(report: Report, config: Config, opts: Options) -> None:
     """Whether arXiv's RSS feed (the configured address) answers with a feed, within
     REACH_TIMEOUT; one line. Not reaching it is a warning: the reader works from the
     cache meanwhile."""
-    from paperterm.redact import redact_url, redact_urls
+    from paperterm.io.redact import redact_url, redact_urls
     from paperterm.sources import rss
 
     categories = opts.category_list or list(config.categories)
@@ -317,7 +316,7 @@ def test_request(report: Report, provider: object) -> None:
         return
     assert answer is not None  # no error: an answer
     reply, took = answer
-    from paperterm.hygiene import clean_line
+    from paperterm.text.hygiene import clean_line
 
     text = clean_line(reply.text or "")
     shown = text if len(text) <= 40 else text[:39] + "…"

@@ -13,7 +13,7 @@ from paperterm.cli.session import open_headless_session
 
 
 def chosen_sources(opts: Options, configured: list[str]) -> list[str]:
-    from paperterm.enrich.signals import SOURCES
+    from paperterm.signals import SOURCES
 
     if opts.enrich_sources is None:
         return list(configured or SOURCES)
@@ -26,9 +26,9 @@ def chosen_sources(opts: Options, configured: list[str]) -> list[str]:
 
 
 def run(opts: Options) -> int:
-    from paperterm.digest import clean_json
-    from paperterm.enrich.run import enrich
-    from paperterm.enrich.signals import load_signals
+    from paperterm.outputs.digest import clean_json
+    from paperterm.outputs.enrich.run import enrich
+    from paperterm.signals import load_signals
 
     s = open_headless_session(opts)
     try:

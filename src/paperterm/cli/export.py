@@ -10,15 +10,15 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from paperterm import paths
 from paperterm.cli.errors import EXIT_INSTEAD, EXIT_OK, UserError
 from paperterm.cli.library_ids import cached_by_ids
 from paperterm.cli.options import Options
 from paperterm.cli.scoring_run import exit_code, score_day
 from paperterm.cli.session import honoured, open_headless_session
+from paperterm.day.session import Session
 from paperterm.models import Day, Paper
 from paperterm.services.marks import MarksService
-from paperterm.session import Session
+from paperterm.settings import paths
 from paperterm.store import Selection, Store
 
 SELECTORS = "--ids ID..., --starred, --tag TAG, or --day YYYY-MM-DD --all (a whole day)"
@@ -111,9 +111,9 @@ def run(opts: Options) -> int:
 
 
 def _export_other(opts: Options, s: Session) -> int:
-    from paperterm.bibtex import KeyPatternError
     from paperterm.cli.digest import write_text
-    from paperterm.exports import render, write_notes
+    from paperterm.outputs.bibtex import KeyPatternError
+    from paperterm.outputs.exports import render, write_notes
 
     papers, code = select_for_export(opts, s)
     pattern = s.config.bibtex.key_pattern
@@ -148,8 +148,8 @@ def _is_dir(out: str) -> bool:
 
 
 def _export(opts: Options, s: Session) -> int:
-    from paperterm.atomic import TargetError, writable_target
-    from paperterm.bibtex import BibError, export_papers
+    from paperterm.io.atomic import TargetError, writable_target
+    from paperterm.outputs.bibtex import BibError, export_papers
 
     target: Path | str = "-" if opts.output == "-" else Path(opts.output or s.bib_path)
     if target != "-":
@@ -162,7 +162,7 @@ def _export(opts: Options, s: Session) -> int:
         print("note: no cached paper matches the selection; nothing to export", file=sys.stderr)
     bib = s.config.bibtex
     extra = _notes_fields(s.store, papers) if opts.notes else {}
-    # --update: a revised paper's entry takes the new version's title (services.revisions)
+    # --update: a revised paper's entry takes the new version's title (sources.revisions)
     earlier = s.store.papers.earlier_versions(papers) if opts.update else None
     try:
         result = export_papers(papers, target, unicode=opts.unicode or bib.unicode,

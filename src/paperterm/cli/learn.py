@@ -6,16 +6,16 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from paperterm import limits
 from paperterm.cli.errors import EXIT_ERROR, EXIT_OK, UserError
 from paperterm.cli.options import Options
 from paperterm.cli.session import load_user_config, open_marks
+from paperterm.io import limits
 from paperterm.store import Positive
 
 
 def zotero_positives(library_id: str, library_type: str) -> list[Positive]:
     """Every item of the web library that is an arXiv paper."""
-    from paperterm.zotero import WebLibrary, item_arxiv_id
+    from paperterm.outputs.zotero import WebLibrary, item_arxiv_id
 
     found: dict[str, Positive] = {}
     for data in WebLibrary(library_id, library_type).items():
@@ -28,9 +28,9 @@ def zotero_positives(library_id: str, library_type: str) -> list[Positive]:
 
 def bib_positives(path: Path) -> list[Positive]:
     """Every entry of a .bib file that is an arXiv paper (eprint, arXiv DOI, URL, journal)."""
-    from paperterm.bibtex.bibfile import field_text, parse_bib
-    from paperterm.bibtex.errors import BibError
-    from paperterm.zotero import item_arxiv_id
+    from paperterm.outputs.bibtex.bibfile import field_text, parse_bib
+    from paperterm.outputs.bibtex.errors import BibError
+    from paperterm.outputs.zotero import item_arxiv_id
 
     try:
         text = limits.read_path(path, str(path), limits.MAX_IMPORT_FILE).decode("utf-8")
@@ -66,7 +66,7 @@ def run(opts: Options) -> int:
     config = load_user_config(opts)
     sources: list[tuple[str, list[Positive]]] = []
     if opts.zotero:
-        from paperterm.zotero import ZoteroError
+        from paperterm.outputs.zotero import ZoteroError
 
         z = config.zotero
         try:

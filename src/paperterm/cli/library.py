@@ -7,14 +7,14 @@ import sys
 import time
 from pathlib import Path
 
-from paperterm import limits
 from paperterm.arxiv_id import parse_arxiv_id
 from paperterm.cli.errors import EXIT_OK, UserError
 from paperterm.cli.options import Options
 from paperterm.cli.session import open_store
-from paperterm.hygiene import clean_paper
+from paperterm.io import limits
 from paperterm.models import Paper
 from paperterm.store.library_io import FORMAT, FORMAT_VERSION, dumps
+from paperterm.text.hygiene import clean_paper
 
 
 def run(opts: Options) -> int:

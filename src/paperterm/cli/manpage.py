@@ -12,7 +12,7 @@ from paperterm import __version__
 from paperterm.cli.completion_spec import CommandSpec, OptionSpec
 from paperterm.cli.errors import EXIT_OK
 from paperterm.cli.options import Options
-from paperterm.settings.env import ENV_VARS
+from paperterm.io.env import ENV_VARS
 
 
 def _roff(text: str) -> str:

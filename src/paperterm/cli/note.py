@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from paperterm import limits
 from paperterm.cli.errors import EXIT_OK, UserError
 from paperterm.cli.library_ids import cached_by_ids
 from paperterm.cli.options import Options
 from paperterm.cli.session import open_marks
+from paperterm.io import limits
 
 
 def run(opts: Options) -> int:

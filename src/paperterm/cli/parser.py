@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, cast
 
 from paperterm import __version__
-from paperterm.exports import FORMATS as EXPORT_FORMATS
+from paperterm.outputs.exports import FORMATS as EXPORT_FORMATS
 from paperterm.settings import Declared, every_setting, flags
 from paperterm.settings.spec import LOADING, MODEL, READER, ConfigError
 

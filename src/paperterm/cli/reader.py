@@ -34,6 +34,6 @@ def builtin_theme_names() -> list[str]:
 def key_problems(keys: dict[str, str]) -> list[str]:
     """What the reader says at start about a [keys] table (unknown actions, bad key names,
     a binding a remapped key displaced), for `paperterm doctor`."""
-    from paperterm.tui.keys import keymap_problems
+    from paperterm.tui.bindings import keymap_problems
 
     return keymap_problems(keys)[1]

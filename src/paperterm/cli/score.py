@@ -12,14 +12,14 @@ from paperterm.cli.session import honoured, open_headless_session
 
 
 def run(opts: Options) -> int:
-    from paperterm.digest import clean_json
+    from paperterm.outputs.digest import clean_json
 
     s = open_headless_session(opts)
     try:
         scores, summary = score_day(s, progress=True, fresh=opts.rescore)
     finally:
         s.close()
-    from paperterm.services.scores import default_ranks
+    from paperterm.day.scores import default_ranks
 
     by_id = {p.id: p for p in s.day.papers}
     ranks = default_ranks(s.day.papers, scores)
@@ -27,7 +27,7 @@ def run(opts: Options) -> int:
     if opts.limit:
         in_order = in_order[:opts.limit]
     if opts.json:
-        from paperterm.services.scores import provenance
+        from paperterm.day.scores import provenance
 
         for sc in in_order:
             row = {"id": sc.paper_id, "version": sc.version, "title": by_id[sc.paper_id].title,

@@ -6,9 +6,9 @@ from __future__ import annotations
 import shutil
 from collections.abc import Mapping, Sequence
 
-from paperterm.hygiene import cut
 from paperterm.models import Paper
 from paperterm.scoring.types import Score
+from paperterm.text.hygiene import cut
 
 MIN_TITLE = 20  # below this a title is useless: the row grows past the width instead
 

@@ -6,7 +6,7 @@ import sys
 from typing import TYPE_CHECKING, TextIO
 
 from paperterm.cli.errors import EXIT_AUTH, EXIT_OK, EXIT_STOPPED, EXIT_UNSCORED, UserError
-from paperterm.session import Session
+from paperterm.day.session import Session
 
 if TYPE_CHECKING:  # imported where used: loading the scoring package costs start-up time
     from paperterm.scoring.types import RunSummary, Score

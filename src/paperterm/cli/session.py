@@ -6,16 +6,15 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from paperterm import paths
 from paperterm.cli.errors import EXIT_INSTEAD, EXIT_OK, EXIT_UNSCORED, UserError
 from paperterm.cli.options import Options
-from paperterm.config import Config, ConfigError, load_config
-from paperterm.follows import with_follows
+from paperterm.day.session import Session
 from paperterm.models import Day, Topic
 from paperterm.services.marks import MarksService
-from paperterm.session import Session
-from paperterm.settings import ScoringSettings
+from paperterm.settings import ScoringSettings, paths
+from paperterm.settings.config import Config, ConfigError, load_config
 from paperterm.store import Store, StoreError
+from paperterm.topics.follows import with_follows
 
 
 def load_user_config(opts: Options) -> Config:

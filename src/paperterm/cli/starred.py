@@ -9,7 +9,7 @@ import sys
 from paperterm.cli.errors import EXIT_OK
 from paperterm.cli.options import Options
 from paperterm.cli.session import scored_store
-from paperterm.services.scores import ShownScore, score_text
+from paperterm.day.scores import ShownScore, score_text
 from paperterm.store import SearchHit
 
 

@@ -10,7 +10,7 @@ from paperterm.cli.session import load_user_config
 
 def run(opts: Options) -> int:
     from paperterm.cli.reader import builtin_theme_names
-    from paperterm.theming import load_themes
+    from paperterm.settings.theming import load_themes
 
     config = load_user_config(opts)
     current = opts.theme or config.theme

@@ -5,8 +5,8 @@ from __future__ import annotations
 from paperterm.cli.errors import EXIT_OK, UserError
 from paperterm.cli.options import Options
 from paperterm.cli.session import load_user_config
-from paperterm.config import ConfigError
-from paperterm.hygiene import cut
+from paperterm.settings.config import ConfigError
+from paperterm.text.hygiene import cut
 
 
 def run(opts: Options) -> int:

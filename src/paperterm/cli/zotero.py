@@ -11,7 +11,7 @@ from paperterm.cli.session import honoured, open_headless_session
 
 
 def run(opts: Options) -> int:
-    from paperterm.zotero import ZoteroError, send_new_papers
+    from paperterm.outputs.zotero import ZoteroError, send_new_papers
 
     s = open_headless_session(opts, library_load(opts))  # --starred: the store alone
     try:

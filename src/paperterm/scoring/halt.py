@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-from paperterm.hygiene import clean_line
+from paperterm.text.hygiene import clean_line
 
 
 class Halt(Enum):

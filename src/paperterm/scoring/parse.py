@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from paperterm.arxiv_id import bare_id
-from paperterm.hygiene import clean_line
+from paperterm.text.hygiene import clean_line
 
 MAX_REASON = 300
 MAX_REPLY_CHARS = 2_000_000  # a longer reply is refused unread (no batch needs 2 MB)

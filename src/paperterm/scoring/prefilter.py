@@ -16,10 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from paperterm.follows import Followed
 from paperterm.models import Paper, Topic
 from paperterm.scoring.estimate import START_PER_PAPER
 from paperterm.scoring.types import RunSummary, Score
+from paperterm.topics.follows import Followed
 
 if TYPE_CHECKING:
     from paperterm.store import Store

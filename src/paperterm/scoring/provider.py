@@ -20,8 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from paperterm.hygiene import clean_line
-from paperterm.redact import redact, redact_url, split_credentials, url_secrets
+from paperterm.io.redact import redact, redact_url, split_credentials, url_secrets
 from paperterm.scoring import prompt
 from paperterm.scoring.halt import Halt, Stop
 from paperterm.scoring.policy import ErrorKind, Failure, RequestFacts, parse_retry_after
@@ -35,6 +34,7 @@ from paperterm.scoring.providers import (
 )
 from paperterm.scoring.server_text import answered_status, server_words
 from paperterm.settings import ModelOptions
+from paperterm.text.hygiene import clean_line
 
 DEADLINE_GRACE = 0.5  # seconds past `timeout` before a whole request is abandoned
 JSON_OBJECT = {"type": "json_object"}
@@ -247,7 +247,7 @@ class Provider:
     async def setup(self) -> Stop | None:
         """Import litellm and check the model and its key; a Stop when it cannot work (a
         known provider's missing key before litellm is imported)."""
-        from paperterm.scoring.keys import key_stop
+        from paperterm.scoring.apikeys import key_stop
 
         if self.api_base and not is_http_url(self.base_url):  # before any request is sent
             shown = redact_url(self.api_base)

@@ -42,7 +42,7 @@ class RankingProcessFailed(Exception):
 
 def wanted() -> bool:
     """Whether the local ranking should run out of the caller's process (the default)."""
-    from paperterm.settings.env import env
+    from paperterm.io.env import env
 
     return (env("PAPERTERM_LOCAL_RANKING") or "process").strip().lower() != "thread"
 

@@ -14,13 +14,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from paperterm.hygiene import clean_line
 from paperterm.models import Paper
 from paperterm.scoring.parse import extract_entries, normalize_id
 from paperterm.scoring.prompt import paper_block
 from paperterm.scoring.task import Messages, Parsed, Task, TaskKey, papers_schema
 from paperterm.scoring.types import RunSummary, ScoringSettings
 from paperterm.store import ScoreRow, StoreFactory
+from paperterm.text.hygiene import clean_line
 
 # Bump whenever the summary prompt or its reply contract changes: cached summaries are keyed on it.
 SUMMARY_KIND = "summary-1"

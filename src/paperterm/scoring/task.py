@@ -14,12 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from paperterm.hygiene import clean_line
 from paperterm.models import Paper, Topic
 from paperterm.scoring import prompt
 from paperterm.scoring.parse import parse_reply
 from paperterm.scoring.types import Score
 from paperterm.store import ScoreRow
+from paperterm.text.hygiene import clean_line
 
 R = TypeVar("R")
 Messages = list[dict[str, str]]

@@ -28,7 +28,7 @@ from datetime import date
 from typing import TYPE_CHECKING
 
 from paperterm.models import Paper, Topic
-from paperterm.ranking_metrics import ndcg_at, picks_within, precision_at
+from paperterm.scoring.metrics import ndcg_at, picks_within, precision_at
 from paperterm.scoring.types import Score
 
 if TYPE_CHECKING:
@@ -272,7 +272,7 @@ def labelled_days(store: Store, examples: Sequence[Example]) -> dict[str, set[st
 def ranked_ids(papers: Sequence[Paper], scores: Sequence[Score]) -> list[str]:
     """Every paper's id in the one order (`services.scores.default_ranks`): the ranks
     `score --json` prints."""
-    from paperterm.services.scores import default_ranks
+    from paperterm.day.scores import default_ranks
 
     ranks = default_ranks(papers, scores)
     return sorted(ranks, key=ranks.__getitem__)

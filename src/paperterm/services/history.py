@@ -1,5 +1,5 @@
 """A day's papers against what came before: which kept papers came back revised
-(`services.revisions`) and which were announced on an earlier day (`services.repeats`),
+(`sources.revisions`) and which were announced on an earlier day (`services.repeats`),
 set on the day's list entries. One call for the reader's day screens."""
 
 from __future__ import annotations
@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from paperterm.services.repeats import repeats
-from paperterm.services.revisions import revisions
+from paperterm.day.repeats import repeats
+from paperterm.sources.revisions import revisions
 
 if TYPE_CHECKING:
-    from paperterm.listing import Entry
+    from paperterm.day.listing import Entry
     from paperterm.models import Day
     from paperterm.store import Store
 

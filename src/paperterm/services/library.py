@@ -7,10 +7,10 @@ from __future__ import annotations
 from datetime import date
 from typing import TYPE_CHECKING
 
-from paperterm.hygiene import cut
+from paperterm.day.scores import ShownScore, shown_scores
 from paperterm.models import Topic
 from paperterm.scoring.types import ScoringSettings
-from paperterm.services.scores import ShownScore, shown_scores
+from paperterm.text.hygiene import cut
 
 if TYPE_CHECKING:
     from paperterm.store import SearchHit, Selection, Store
@@ -37,7 +37,7 @@ def search(store: Store, query: str, topic: Topic, settings: ScoringSettings, *,
 def similar(store: Store, paper_id: str, topic: Topic, settings: ScoringSettings, *,
             limit: int = 20) -> tuple[list[SearchHit], dict[str, ShownScore]]:
     """The cached papers most like `paper_id`, most alike first, with their shown scores."""
-    from paperterm.similar import similar_papers
+    from paperterm.scoring.similar import similar_papers
 
     return with_scores(store, similar_papers(store, paper_id, limit=limit), topic, settings)
 

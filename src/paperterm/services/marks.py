@@ -11,52 +11,17 @@ one service per store, used from one thread.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Literal, NamedTuple
+from typing import NamedTuple
 
+from paperterm.day.marks import FIELDS, NO_MARKS, Listener, MarkChange, PaperMarks, Value
 from paperterm.store import Positive, Store
 from paperterm.store.notes import clean_note, clean_tags
 
-Field = Literal["starred", "saved", "seen", "dismissed", "note", "tags"]
-FIELDS: tuple[Field, ...] = ("starred", "saved", "seen", "dismissed", "note", "tags")
-Value = bool | str | tuple[str, ...]
 Op = Callable[[Store], None]
 Write = Callable[[str, Op], None]  # (what, for a notice: "the star of 2602.1", the write)
-Listener = Callable[[Sequence["MarkChange"]], None]
 UNDO_DEPTH = 50  # the undo steps kept, latest first
 TITLE_CHARS = 60
-
-
-class MarkChange(NamedTuple):  # (defined on every start: a tenth of a frozen dataclass's cost)
-    """One field set to one value for these papers. "dismissed" is for the service's topic."""
-
-    ids: tuple[str, ...]
-    field: str  # one of FIELDS
-    value: Value
-
-
-@dataclass(frozen=True)
-class PaperMarks:
-    """Everything the user marked on one paper (dismissed: for the service's topic)."""
-
-    starred: bool = False
-    saved: bool = False
-    seen: bool = False
-    dismissed: bool = False
-    note: str = ""
-    tags: tuple[str, ...] = ()
-
-    def get(self, field: str) -> Value:
-        value: Value = getattr(self, field)
-        return value
-
-    def with_value(self, field: str, value: Value) -> PaperMarks:
-        changed: dict[str, Any] = {field: value}
-        return replace(self, **changed)
-
-
-NO_MARKS = PaperMarks()
 
 
 class _Step(NamedTuple):  # (defined on every start: a tenth of a frozen dataclass's cost)

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import fields
 from functools import cache
 
-from paperterm.settings.env import ENV_VARS, EnvVar, env, env_table
+from paperterm.io.env import ENV_VARS, EnvVar, env, env_table
 from paperterm.settings.scoring import RESPONSE_FORMATS, ModelOptions, ScoringSettings
 from paperterm.settings.sections import (
     WEBHOOK_FORMATS,

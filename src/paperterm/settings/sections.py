@@ -55,7 +55,7 @@ def _announce_types(value: Any, where: str) -> list[str]:
 
 
 def _enrich(value: Any, where: str) -> list[str]:
-    from paperterm.enrich.signals import SOURCES
+    from paperterm.signals import SOURCES
 
     return list(dict.fromkeys(_some_of(SOURCES)(value, where)))
 
@@ -94,7 +94,7 @@ def _library_id(value: Any, where: str) -> str:
 
 
 def _language_ok(language: str) -> bool:
-    from paperterm.hygiene import clean_line
+    from paperterm.text.hygiene import clean_line
 
     return bool(language.strip()) and len(language) <= 40 and \
         clean_line(language) == language.strip()
@@ -244,6 +244,6 @@ class Config:
 
     @property
     def bib_file(self) -> Path:
-        from paperterm import paths
+        from paperterm.settings import paths
 
         return Path(self.bib_path).expanduser() if self.bib_path else paths.default_bib_file()

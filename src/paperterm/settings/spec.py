@@ -113,7 +113,7 @@ class Declared(NamedTuple):  # (defined on every start: a tenth of a frozen data
         value = self.spec.parse(raw, where) if self.spec.parse else expect(raw, self.type, where)
         problem = self.problem(value)
         if problem:
-            from paperterm.redact import redact_urls  # (a message: off the start path)
+            from paperterm.io.redact import redact_urls  # (a message: off the start path)
 
             whole = isinstance(value, str) and self.spec.group != "scoring"  # as always
             raise ConfigError(f"{where}: expected {problem}, got "
@@ -157,7 +157,7 @@ def expect(value: Any, typ: type, where: str) -> Any:
 
 def shown(value: Any) -> str:
     """A refused value for a message: a 400-digit number is not echoed whole."""
-    from paperterm.redact import redact_urls  # (a message: off the start path)
+    from paperterm.io.redact import redact_urls  # (a message: off the start path)
 
     text = redact_urls(repr(value))
     return text if len(text) <= 24 else text[:20] + "..."

@@ -10,8 +10,8 @@ from __future__ import annotations
 from datetime import date
 from urllib.parse import urlencode
 
+from paperterm.io.env import env
 from paperterm.models import Paper
-from paperterm.settings.env import env
 from paperterm.sources import http
 from paperterm.sources.calendar import submission_window
 from paperterm.sources.feeds import ApiErrorEntry, FeedError, dedupe, parse_feed

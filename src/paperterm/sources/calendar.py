@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from datetime import date, datetime, timedelta, timezone
 
-from paperterm.settings.env import env
+from paperterm.io.env import env
 
 EASTERN = timezone(timedelta(hours=-5))
 EMPTY_RETRY_SECONDS = 3600  # an empty weekday feed is asked again after this long

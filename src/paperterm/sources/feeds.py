@@ -12,8 +12,8 @@ from email.utils import parsedate_to_datetime
 from lxml import etree
 
 from paperterm.arxiv_id import ArxivId, find_arxiv_id
-from paperterm.hygiene import clean_line, clean_paper
 from paperterm.models import ANNOUNCE_TYPES, Paper
+from paperterm.text.hygiene import clean_line, clean_paper
 
 NS = {
     "atom": "http://www.w3.org/2005/Atom",

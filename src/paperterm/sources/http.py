@@ -13,7 +13,8 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
-from paperterm import __version__, limits
+from paperterm import __version__
+from paperterm.io import limits
 
 USER_AGENT = f"paperterm/{__version__} (terminal arXiv reader; https://pypi.org/project/paperterm)"
 TIMEOUT = limits.ARXIV_DEADLINE
@@ -102,7 +103,7 @@ def _get_once(url: str, what: str, timeout: float) -> bytes:
     NetworkError (or Busy)."""
     import http.client  # here, not at the top: a start from the cache needs no HTTP
 
-    from paperterm import httpio, limits
+    from paperterm.io import httpio, limits
 
     try:
         return httpio.request(url, what=what, headers={"User-Agent": USER_AGENT},

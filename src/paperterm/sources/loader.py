@@ -153,7 +153,7 @@ def _filtered(day: Day, announce_types: list[str], store: Store) -> Day:
     papers the user kept (a replacement of a starred paper always shows)."""
     if day.source == "query":
         return day
-    from paperterm.services.revisions import revisions
+    from paperterm.sources.revisions import revisions
 
     other = [p for p in day.papers if p.announce_type not in announce_types]
     revised = revisions(store, other) if other else {}
@@ -168,7 +168,7 @@ def _filtered(day: Day, announce_types: list[str], store: Store) -> Day:
 
 
 def _parse_file(path: Path) -> ParsedFeed:
-    from paperterm import limits
+    from paperterm.io import limits
     from paperterm.sources.feeds import FeedError
 
     try:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from paperterm.redact import redact_url
-from paperterm.settings.env import env
+from paperterm.io.env import env
+from paperterm.io.redact import redact_url
 from paperterm.sources import http
 from paperterm.sources.feeds import FeedError, ParsedFeed, parse_feed
 

@@ -242,7 +242,7 @@ class Database:
             if state is None:
                 self._marker.unlink(missing_ok=True)
             elif state != self._recorded_state():  # (a run that wrote nothing: it holds)
-                from paperterm.atomic import atomic_write
+                from paperterm.io.atomic import atomic_write
 
                 # never half a marker (then the check would only run for nothing)
                 atomic_write(self._marker, state.encode("ascii"))

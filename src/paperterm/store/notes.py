@@ -6,9 +6,9 @@ import re
 import time
 from collections.abc import Iterable
 
-from paperterm.hygiene import clean_text
 from paperterm.store.db import Queries
 from paperterm.store.fts import reindex
+from paperterm.text.hygiene import clean_text
 
 _TAG = re.compile(r"[^\w.+/-]+")
 

@@ -9,10 +9,10 @@ from collections.abc import Sequence
 from datetime import date
 from operator import itemgetter
 
-from paperterm.hygiene import clean_paper
 from paperterm.models import Paper
 from paperterm.store.db import Queries
 from paperterm.store.fts import reindex
+from paperterm.text.hygiene import clean_paper
 
 
 class PaperQueries(Queries):

@@ -4,7 +4,7 @@ Candidates come from the full-text index: the paper's most distinctive words (we
 how rarely they occur in the cache), searched over everything. The cost of ranking grows
 with the postings read, so only words held by fewer than COMMON papers are used (at most
 MAX_TERMS of them); when every word of the paper is that common, only the NEWEST papers
-cached are ranked. (`paperterm.similar` re-ranks them by embeddings when cached.)
+cached are ranked. (`paperterm.scoring.similar` re-ranks them by embeddings when cached.)
 """
 
 from __future__ import annotations

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from paperterm import paths
-from paperterm.config import Config, ConfigError, read_toml
 from paperterm.models import Topic
+from paperterm.settings import paths
+from paperterm.settings.config import Config, ConfigError, read_toml
 
 _TOPIC_KEYS = {"name", "description", "keywords", "exclude", "categories", "follow",
                "foundational"}
@@ -57,7 +57,7 @@ def _topic_from_file(path: Path, source: str | None = None) -> Topic:
 
 
 def _read_resource(path: Path) -> dict[str, Any]:
-    from paperterm import tomlread
+    from paperterm.settings import tomlread
 
     return tomlread.loads(path.read_text(encoding="utf-8"))
 

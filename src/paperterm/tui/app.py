@@ -25,17 +25,17 @@ from textual.theme import ThemeProvider
 from textual.widget import AwaitMount
 from textual.widgets import Input
 
+from paperterm.day.session import Session
 from paperterm.models import Topic
-from paperterm.reader_state import remember_theme
 from paperterm.scoring.ranking_process import RankingProcess
 from paperterm.scoring.ranking_process import wanted as ranking_wanted
-from paperterm.session import Session
+from paperterm.settings.reader_state import remember_theme
+from paperterm.tui.bindings import effective_keys, keymap_problems
 from paperterm.tui.commands import PapertermCommands
 from paperterm.tui.compat import push_result_callback
 from paperterm.tui.day_loading import DayLoader
 from paperterm.tui.footer import refit_footers
 from paperterm.tui.key_order import handled_by, until_mounted
-from paperterm.tui.keys import effective_keys, keymap_problems
 from paperterm.tui.messages import DayFetched, DayFetchFailed
 from paperterm.tui.notices import NoticeLine
 from paperterm.tui.palette import SafeCommandPalette
@@ -48,7 +48,8 @@ from paperterm.tui.themes import readable_variables, register_themes, score_defa
 if TYPE_CHECKING:
     from textual.timer import Timer
 
-    from paperterm.services.marks import MarkChange, MarksService
+    from paperterm.day.marks import MarkChange
+    from paperterm.services.marks import MarksService
     from paperterm.store import Store
 
 

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from paperterm.config import BibtexConfig
 from paperterm.models import Paper
+from paperterm.settings.config import BibtexConfig
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ class SaveOutcome:
 
 def save_papers(papers: Sequence[Paper], bib_path: Path, options: BibOptions) -> SaveOutcome:
     """Merge `papers` into the .bib file at `bib_path`; never raises for a bad file."""
-    from paperterm.bibtex import BibError, export_papers
+    from paperterm.outputs.bibtex import BibError, export_papers
 
     try:
         result = export_papers(list(papers), bib_path, unicode=options.unicode,
@@ -78,7 +78,7 @@ def bibtex_clipping(paper: Paper, bib_key: str | None, options: BibOptions) -> C
     """The paper's BibTeX entry (under `bib_key` if it was saved with one); if the entry
     cannot be built (e.g. a bad key pattern), the versioned arXiv id instead."""
     try:
-        from paperterm.bibtex import citation_key, render_entry
+        from paperterm.outputs.bibtex import citation_key, render_entry
 
         key = bib_key or citation_key(paper, options.key_pattern)
         text = render_entry(paper, key, unicode=options.unicode,

@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 from rich.cells import cell_len, set_cell_size
 
-from paperterm.listing import Entry
+from paperterm.day.listing import Entry
 
 
 class Column(NamedTuple):  # (defined on every start: a tenth of a frozen dataclass's cost)

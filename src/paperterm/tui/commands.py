@@ -10,7 +10,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 from textual.markup import escape
 
-from paperterm.tui.keys import ALL_KEYS, LIST_KEYS, display_keys, effective_keys
+from paperterm.tui.bindings import ALL_KEYS, LIST_KEYS, display_keys, effective_keys
 
 EVALUATE = "Evaluate ranking: how each scorer (keywords, blend, learned, LLMs) ranks your picks"
 

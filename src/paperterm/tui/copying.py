@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from paperterm.clipboard import copy_with_tool, osc52_support, system_tool
+from paperterm.io.clipboard import copy_with_tool, osc52_support, system_tool
 
 if TYPE_CHECKING:
     from paperterm.tui.host import Reader

@@ -17,8 +17,8 @@ import time
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from paperterm.day.session import Session
 from paperterm.models import Day, Topic
-from paperterm.session import Session
 from paperterm.tui.host import Reader
 from paperterm.tui.screens.day import DayScreen
 from paperterm.tui.screens.day_nav import fetch_in_thread

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from paperterm.listing import PROVISIONAL, STAND_IN, Entry
+from paperterm.day.listing import PROVISIONAL, STAND_IN, Entry
 from paperterm.models import Paper
 from paperterm.scoring.types import Score
 
-# a Score's status -> the entry status the list shows (the statuses: see paperterm.listing)
+# a Score's status -> the entry status the list shows (the statuses: see paperterm.day.listing)
 _STATUS = {"scored": "scored", "cached": "cached", "queued": "queued", "unscored": "failed",
            "prefiltered": "prefilter"}
 

@@ -32,9 +32,9 @@ class ExportOutcome:
 def export_as(papers: Sequence[Paper], fmt: str, data_dir: Path, key_pattern: str,
               now: float | None = None) -> ExportOutcome:
     """Write `papers` in `fmt` under `data_dir`; never raises for a bad pattern or disk."""
-    from paperterm.atomic import atomic_write
-    from paperterm.bibtex import KeyPatternError
-    from paperterm.exports import EXTENSIONS, render, write_notes
+    from paperterm.io.atomic import atomic_write
+    from paperterm.outputs.bibtex import KeyPatternError
+    from paperterm.outputs.exports import EXTENSIONS, render, write_notes
 
     n = len(papers)
     try:

@@ -13,7 +13,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, SelectionList, Static
 
-from paperterm.listing import FilterState
+from paperterm.day.listing import FilterState
 from paperterm.models import ANNOUNCE_TYPES
 
 LISTS_MAX = 14  # rows of the category and type lists when the terminal has room

@@ -12,8 +12,8 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
 
+from paperterm.tui.bindings import APP_KEYS, FOOTER_FIRST
 from paperterm.tui.compat import FooterKey, footer_bindings_ready, set_footer_bindings_ready
-from paperterm.tui.keys import APP_KEYS, FOOTER_FIRST
 
 PALETTE = "-command-palette"
 

@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING, NamedTuple
 from rich.text import Text
 from textual.reactive import reactive
 
-from paperterm.listing import PROVISIONAL, SORT_LABELS, sort_arrow
+from paperterm.day.listing import PROVISIONAL, SORT_LABELS, sort_arrow
 from paperterm.scoring.types import RunSummary
 from paperterm.tui.notices import NoticeLine
 from paperterm.tui.text import one_line
 
 if TYPE_CHECKING:
-    from paperterm.daymodel import DayModel
+    from paperterm.day.model import DayModel
     from paperterm.models import Day
 
 

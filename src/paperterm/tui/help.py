@@ -10,7 +10,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from paperterm.tui.keys import ALL_KEYS, TEXTUAL_KEYS, display_keys, effective_keys
+from paperterm.tui.bindings import ALL_KEYS, TEXTUAL_KEYS, display_keys, effective_keys
 
 
 def help_table(keymap: dict[str, str]) -> Table:

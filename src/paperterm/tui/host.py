@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 if TYPE_CHECKING:
     from textual.app import App
 
+    from paperterm.day.session import Session
     from paperterm.models import Topic
     from paperterm.scoring.ranking_process import RankingProcess
     from paperterm.services.marks import MarksService
-    from paperterm.session import Session
     from paperterm.store import Store
     from paperterm.tui.store_writes import Op
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from textual.app import SuspendNotSupported
 
-from paperterm.browser import Launch, plan
+from paperterm.io.browser import Launch, plan
 
 if TYPE_CHECKING:
     from paperterm.tui.host import Reader

@@ -18,10 +18,10 @@ if TYPE_CHECKING:
 
     from textual.worker import Worker
 
-    from paperterm.listing import Entry
+    from paperterm.day.listing import Entry
+    from paperterm.day.scores import ShownScore
     from paperterm.models import Day, Topic
     from paperterm.scoring.types import RunSummary, Score
-    from paperterm.services.scores import ShownScore
     from paperterm.sources.loader import LoadRequest
     from paperterm.store import SearchHit
     from paperterm.tui.zotero_actions import ZoteroOutcome

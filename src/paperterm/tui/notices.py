@@ -10,7 +10,7 @@ from typing import NamedTuple
 from rich.text import Text
 from textual.widgets import Static
 
-from paperterm.hygiene import cut
+from paperterm.text.hygiene import cut
 from paperterm.tui.text import one_line
 
 _MARK = {"error": "! ", "warning": "⚠ "}

@@ -23,7 +23,8 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
 
-from paperterm.listing import STAND_IN, Entry, score_band, sort_arrow
+from paperterm.day.listing import STAND_IN, Entry, score_band, sort_arrow
+from paperterm.tui.bindings import LIST_KEYS, bindings
 from paperterm.tui.columns import (
     GAP,
     TYPE_SHORT,
@@ -35,7 +36,6 @@ from paperterm.tui.columns import (
     layout,
     shape_of,
 )
-from paperterm.tui.keys import LIST_KEYS, bindings
 from paperterm.tui.text import one_line, tex
 
 

@@ -13,13 +13,13 @@ from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Static
 
-from paperterm.listing import Entry, FilterState
-from paperterm.textsearch import Term, spans
+from paperterm.day.listing import Entry, FilterState
+from paperterm.text.textsearch import Term, spans
 from paperterm.tui.text import clean, one_line, safe, tex
 from paperterm.tui.themes import contrast
 
 if TYPE_CHECKING:
-    from paperterm.revisions import Op
+    from paperterm.sources.revisions import Op
 
 COLLAPSED_LINES = 4
 SEARCH_MATCH = "reverse"  # words the text filter matched (readable in every theme)
@@ -258,7 +258,7 @@ class Preview(VerticalScroll, can_focus=True):
         if e.repeat is not None:
             out.append(one_line(e.repeat.note) + "\n", style="dim")
         if rev is not None:
-            from paperterm.revisions import diff_summary  # (a revision made it imported)
+            from paperterm.sources.revisions import diff_summary  # (a revision made it imported)
 
             out.append(f"revised {rev.label}", style="bold")
             out.append(f": {diff_summary(rev)} (struck: before, bold: new)\n")

@@ -9,9 +9,9 @@ from typing import Any
 from textual.app import App
 from textual.theme import BUILTIN_THEMES
 
-from paperterm.reader_state import remembered_theme
-from paperterm.session import Session
-from paperterm.theming import DEFAULT_THEME
+from paperterm.day.session import Session
+from paperterm.settings.reader_state import remembered_theme
+from paperterm.settings.theming import DEFAULT_THEME
 from paperterm.tui.compat import refresh_truecolor_filter
 
 

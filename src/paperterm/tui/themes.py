@@ -1,4 +1,4 @@
-"""Theme files (see `paperterm.theming`) turned into Textual themes."""
+"""Theme files (see `paperterm.settings.theming`) turned into Textual themes."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from textual.app import App
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
-from paperterm.config import Config
-from paperterm.theming import DEFAULT_THEME, ThemeSpec, load_themes
+from paperterm.settings.config import Config
+from paperterm.settings.theming import DEFAULT_THEME, ThemeSpec, load_themes
 
 
 def to_textual(spec: ThemeSpec) -> Theme:

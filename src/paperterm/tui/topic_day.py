@@ -6,8 +6,8 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
+from paperterm.day.session import Session
 from paperterm.models import Topic
-from paperterm.session import Session
 
 if TYPE_CHECKING:
     from paperterm.sources.loader import LoadRequest

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from paperterm.config import ZoteroConfig
 from paperterm.models import Paper
+from paperterm.settings.config import ZoteroConfig
 
 if TYPE_CHECKING:
     from paperterm.store import StoreFactory
@@ -24,8 +24,8 @@ def send_to_zotero(papers: Sequence[Paper], cfg: ZoteroConfig,
                    open_store: StoreFactory) -> ZoteroOutcome:
     """Send `papers` where `[zotero]` says, but those sent there before (recorded in the
     database `open_store` opens); never raises (a failure is the outcome)."""
+    from paperterm.outputs.zotero import PartlySaved, ZoteroError, send_new_papers
     from paperterm.store import open_or_unavailable
-    from paperterm.zotero import PartlySaved, ZoteroError, send_new_papers
 
     store = open_or_unavailable(open_store)  # no database: no record this time, all are sent
     try:

@@ -8,9 +8,9 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import replace
 
-from paperterm.follows import Followed, name_key
 from paperterm.models import Paper, Topic
 from paperterm.scoring.types import Score
+from paperterm.topics.follows import Followed, name_key
 
 FOLLOW_BOOST = 3
 

@@ -17,18 +17,18 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.screen import Screen
 
-from paperterm.daymodel import DayChange
-from paperterm.listing import Entry
+from paperterm.day.listing import Entry
+from paperterm.day.model import DayChange
+from paperterm.tui.bindings import CARD_KEYS, bindings
 from paperterm.tui.footer import FittingFooter
-from paperterm.tui.keys import CARD_KEYS, bindings
 from paperterm.tui.notices import NoticeLine
 from paperterm.tui.preview import Preview
 from paperterm.tui.text import one_line
 
 if TYPE_CHECKING:
-    from paperterm.daymodel import DayModel
+    from paperterm.day.model import DayModel
+    from paperterm.day.session import Session
     from paperterm.models import Topic
-    from paperterm.session import Session
     from paperterm.tui.screens.paper_actions import PaperActions
     from paperterm.tui.screens.triage import Triage
 

@@ -1,6 +1,6 @@
 """The day view: one loaded announcement as a sortable, filterable list with a preview.
 
-What shows, in which order, and the marks are the day model's (`paperterm.daymodel`): the
+What shows, in which order, and the marks are the day model's (`paperterm.day.model`): the
 screen observes it and repaints the list and the header when it changes. The screen's parts
 are controllers it holds, each handed the screen as a `DayView` (screens/day_view.py):
 `ScoringController` runs the scorers, `PaperActions` stars, marks, saves, copies and opens
@@ -24,16 +24,16 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer, Input
 
-from paperterm.daymodel import DayChange, DayModel
-from paperterm.listing import Entry, FilterState
+from paperterm.day.listing import Entry, FilterState
+from paperterm.day.model import DayChange, DayModel
+from paperterm.day.session import Session
 from paperterm.models import Topic
 from paperterm.scoring.types import RunSummary
-from paperterm.session import Session
-from paperterm.textsearch import keyword_terms
+from paperterm.text.textsearch import keyword_terms
+from paperterm.tui.bindings import APP_KEYS, bindings
 from paperterm.tui.footer import FittingFooter
 from paperterm.tui.header import TopBar, day_header
 from paperterm.tui.host import Reader, reader_of
-from paperterm.tui.keys import APP_KEYS, bindings
 from paperterm.tui.paper_list import ColumnHeader, PaperTable
 from paperterm.tui.preview import Preview, no_match
 from paperterm.tui.screens.day_marks import DayMarks

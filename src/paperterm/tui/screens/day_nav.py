@@ -25,8 +25,8 @@ from paperterm.tui.screens.day_view import DayController
 from paperterm.tui.workers import Target, current_job, post
 
 if TYPE_CHECKING:
+    from paperterm.day.session import Session
     from paperterm.models import Day
-    from paperterm.session import Session
     from paperterm.sources.loader import LoadRequest
     from paperterm.store import StoreFactory
     from paperterm.tui.screens.day_view import DayView

@@ -15,11 +15,11 @@ if TYPE_CHECKING:
     from textual.widgets import Input
     from textual.worker import Worker
 
-    from paperterm.daymodel import DayModel
-    from paperterm.listing import Entry
+    from paperterm.day.listing import Entry
+    from paperterm.day.model import DayModel
+    from paperterm.day.session import Session
     from paperterm.models import Topic
     from paperterm.scoring.types import RunSummary
-    from paperterm.session import Session
     from paperterm.tui.host import Reader
     from paperterm.tui.paper_list import PaperTable
     from paperterm.tui.preview import Preview

@@ -3,7 +3,7 @@ the with-code filter) and, when the config's `enrich` names sources, fetching th
 day on a worker thread (online sources never with --offline).
 
 `Enrichment` is a controller held by the day screen; the work itself is
-`paperterm.enrich.run.enrich`, and the worker reports with an `EnrichmentDone` message."""
+`paperterm.outputs.enrich.run.enrich`, and the worker reports with an `EnrichmentDone` message."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from paperterm.tui.workers import Target, current_job, post
 if TYPE_CHECKING:
     from textual.worker import Worker
 
+    from paperterm.day.session import Session
     from paperterm.models import Paper
-    from paperterm.session import Session
     from paperterm.store import Store
     from paperterm.tui.screens.day_view import DayView
 
@@ -30,7 +30,7 @@ class Enrichment:
 
     def show_signals(self, store: Store) -> None:
         """Attach the cached enrichment to the entries; the Signal column shows if any."""
-        from paperterm.enrich.signals import load_signals
+        from paperterm.signals import load_signals
 
         by_id = self.model.by_id
         for pid, sig in load_signals(store.enrichment, list(by_id)).items():
@@ -61,7 +61,7 @@ class Enrichment:
 
 
 def enrich_in_thread(target: Target, session: Session, papers: list[Paper]) -> None:
-    from paperterm.enrich.run import enrich
+    from paperterm.outputs.enrich.run import enrich
     req = session.request
     try:
         store = session.open_store()

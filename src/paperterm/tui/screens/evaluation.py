@@ -15,7 +15,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from paperterm.session import Session
+from paperterm.day.session import Session
 from paperterm.tui.messages import EvaluationReady
 from paperterm.tui.workers import current_job, post
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from textual.actions import SkipAction
 from textual.widgets import Input
 
-from paperterm.listing import FilterState
+from paperterm.day.listing import FilterState
 
 if TYPE_CHECKING:
     from paperterm.tui.screens.day_view import DayView
@@ -73,7 +73,7 @@ class Filtering:
             if state is not None:
                 self.set_filters(replace(state, text=self.model.filters.text))
 
-        from paperterm.listing import filter_entries
+        from paperterm.day.listing import filter_entries
 
         entries = self.model.entries
         self.view.app.push_screen(FilterScreen(

@@ -9,8 +9,8 @@ from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
-from paperterm.follows import Followed, clean_author, merged, name_key, with_follows
 from paperterm.models import Topic
+from paperterm.topics.follows import Followed, clean_author, merged, name_key, with_follows
 from paperterm.tui.screens.day_view import DayController
 from paperterm.tui.text import one_line
 

@@ -25,13 +25,13 @@ from textual.screen import Screen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from paperterm.hygiene import cut
+from paperterm.day.marks import MarkChange
+from paperterm.day.scores import ShownScore, score_text
 from paperterm.models import Topic
 from paperterm.scoring.types import ScoringSettings
-from paperterm.services.marks import MarkChange
-from paperterm.services.scores import ShownScore, score_text
 from paperterm.store import SearchHit, StoreFactory, open_or_unavailable
 from paperterm.store.fts import HIT_CLOSE, HIT_OPEN, match_expression
+from paperterm.text.hygiene import cut
 from paperterm.tui.bib_actions import BibOptions, bibtex_clipping, save_papers
 from paperterm.tui.footer import FittingFooter
 from paperterm.tui.host import Reader, reader_of
@@ -101,7 +101,7 @@ _OPEN, _CLOSE = "\ue000", "\ue001"  # the markers, as characters TeX leaves alon
 def highlighted(snippet: str) -> Text:
     """The snippet as literal text, its TeX shown as Unicode as in the day's preview, with
     the matched words in reverse video (a match of stop words alone is not)."""
-    from paperterm.textsearch import only_stop_words
+    from paperterm.text.textsearch import only_stop_words
 
     marked = snippet.replace(HIT_OPEN, _OPEN).replace(HIT_CLOSE, _CLOSE)
     text = " ".join(clean(tex(marked)).split())

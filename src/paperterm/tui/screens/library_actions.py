@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from paperterm.services.marks import MarkChange
+from paperterm.day.marks import MarkChange
 
 if TYPE_CHECKING:
     from textual.screen import Screen

@@ -11,14 +11,14 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING
 
-from paperterm.hygiene import cut
-from paperterm.listing import Entry
+from paperterm.day.listing import Entry
+from paperterm.text.hygiene import cut
 from paperterm.tui.messages import ZoteroDone
 from paperterm.tui.screens.day_view import DayController
 from paperterm.tui.workers import Target, current_job, post
 
 if TYPE_CHECKING:
-    from paperterm.config import ZoteroConfig
+    from paperterm.settings.config import ZoteroConfig
     from paperterm.store import StoreFactory
     from paperterm.tui.bib_actions import BibOptions
     from paperterm.tui.screens.day_view import DayView
@@ -148,7 +148,7 @@ class PaperActions(DayController):
         self.view.app.search_commands(commands, placeholder="Export as…")
 
     def export_targets(self, fmt: str) -> None:
-        from paperterm import paths
+        from paperterm.settings import paths
         from paperterm.tui.export_actions import export_as
 
         targets = self.targets()

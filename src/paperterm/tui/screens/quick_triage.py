@@ -3,7 +3,7 @@ back at the last card's paper. A controller held by the day screen."""
 
 from __future__ import annotations
 
-from paperterm.listing import Entry
+from paperterm.day.listing import Entry
 from paperterm.tui.screens.day_view import DayController
 
 

@@ -12,10 +12,10 @@ import threading
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from paperterm.listing import PROVISIONAL, SCORE_SORTS
+from paperterm.day.listing import PROVISIONAL, SCORE_SORTS
 from paperterm.models import Paper, Topic
-from paperterm.reader_state import count_hint, hint_due
 from paperterm.scoring.types import Score
+from paperterm.settings.reader_state import count_hint, hint_due
 from paperterm.tui.entry_scores import (
     clear_scores,
     fail_queued,
@@ -209,7 +209,7 @@ class ScoringController(DayController):
         self.model.scorer_label = self.session.settings.model
         if not todo or not self.view.autoscore:
             return
-        from paperterm.scoring.keys import key_stop
+        from paperterm.scoring.apikeys import key_stop
 
         settings = self.session.settings
         stop = key_stop(settings.model, settings.api_base,
@@ -268,7 +268,7 @@ class ScoringController(DayController):
     def force_rescore(self) -> None:
         """Ask the model again for the shown papers, cached scores ignored (a forced
         rescore: new answers replace the cached ones; the budget still applies)."""
-        from paperterm.scoring.keys import key_stop
+        from paperterm.scoring.apikeys import key_stop
 
         settings = self.session.settings
         papers = [e.paper for e in self.model.shown]

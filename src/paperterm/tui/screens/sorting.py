@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from paperterm.listing import ENRICH_SORTS, SORT_KEYS, SORT_LABELS, sort_arrow
+from paperterm.day.listing import ENRICH_SORTS, SORT_KEYS, SORT_LABELS, sort_arrow
 
 if TYPE_CHECKING:
     from textual.timer import Timer

@@ -19,8 +19,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from paperterm.day.session import Session
 from paperterm.models import Paper
-from paperterm.session import Session
 from paperterm.tui.messages import SummaryReady
 from paperterm.tui.text import tex
 from paperterm.tui.workers import current_job, post

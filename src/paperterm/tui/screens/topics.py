@@ -8,8 +8,8 @@ from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
-from paperterm.hygiene import cut
 from paperterm.models import Topic
+from paperterm.text.hygiene import cut
 from paperterm.tui.text import one_line
 
 if TYPE_CHECKING:
@@ -28,7 +28,7 @@ class TopicSwitch:
         """Offer every topic in the command palette."""
         from textual.command import SimpleCommand
 
-        from paperterm.config import ConfigError
+        from paperterm.settings.config import ConfigError
         from paperterm.topics import all_topics
 
         try:

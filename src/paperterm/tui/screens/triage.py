@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from paperterm.listing import Entry
-from paperterm.services.marks import MarkChange
+from paperterm.day.listing import Entry
+from paperterm.day.marks import MarkChange
 
 if TYPE_CHECKING:
     from paperterm.tui.paper_list import PaperTable

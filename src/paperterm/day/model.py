@@ -1,0 +1,157 @@
+"""The day model: one loaded announcement as the reader's screens see it, in plain Python.
+
+`DayModel` owns what the day list shows: the entries (one per paper, with its score and the
+user's marks), which of them show and in which order (filters, sort key and direction), and
+the label of the scorer that ranked them. Screens and widgets observe it: `subscribe(fn)`
+calls `fn(change)` after every change with a `DayChange` saying which papers changed and
+whether the shown list did. No Textual here: the model is tested on its own.
+
+Marks arrive as `MarkChange`s, the marks service's record of one change (`apply_marks`), so
+a star given anywhere (the day list, search, a CLI run in another process) shows everywhere.
+A mark never reorders or re-filters the list by itself: a row starred or seen stays where it
+is until the filters or the sort change (the cursor must not jump under the reader's eyes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+from paperterm.day.listing import Entry, FilterState, make_entries, view
+from paperterm.day.marks import MarkChange
+
+if TYPE_CHECKING:
+    from paperterm.models import Paper
+
+MarkField = Literal["starred", "saved", "seen", "dismissed", "note", "tags"]
+FLAGS = ("starred", "saved", "seen", "dismissed")  # the marks kept as booleans on each entry
+
+
+@dataclass(frozen=True)
+class DayChange:
+    """What changed in the model: the papers touched (`ids`, empty when all may have), the
+    marks among them (`fields`), whether the shown list changed (`reordered`) and whether
+    that was a new sort, after which the list shows its top (`resorted`)."""
+
+    ids: frozenset[str] = frozenset()
+    fields: frozenset[str] = frozenset()
+    reordered: bool = False
+    resorted: bool = False
+
+
+Observer = Callable[[DayChange], None]
+
+
+@dataclass
+class DayModel:
+    """The entries of one day, what shows of them, in which order, and the user's marks."""
+
+    entries: list[Entry]
+    filters: FilterState = field(default_factory=FilterState)
+    sort_key: str = "relevance"
+    reverse: bool = False
+    scorer_label: str = ""
+    shown: list[Entry] = field(init=False)
+    by_id: dict[str, Entry] = field(init=False)
+    _observers: list[Observer] = field(default_factory=list, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.by_id = {e.id: e for e in self.entries}
+        self.shown = list(self.entries)
+
+    @classmethod
+    def of_papers(cls, papers: Sequence[Paper], days: Mapping[str, str] | None = None,
+                  ) -> DayModel:
+        """A model on `papers` (announcement order); `days` fills a multi-day view's day."""
+        return cls(make_entries(papers, days))
+
+    @property
+    def dismissed(self) -> set[str]:
+        """The papers marked "not interested" under the screen's topic."""
+        return {e.id for e in self.entries if e.dismissed}
+
+    @property
+    def categories(self) -> list[str]:
+        """Every category of the day's papers, sorted (what the filter dialog offers)."""
+        return sorted({c for e in self.entries for c in e.paper.categories})
+
+    # -- observers --------------------------------------------------------------------------
+
+    def subscribe(self, observer: Observer) -> Callable[[], None]:
+        """Call `observer(change)` after each change; returns the function that stops it."""
+        self._observers.append(observer)
+
+        def unsubscribe() -> None:
+            if observer in self._observers:
+                self._observers.remove(observer)
+
+        return unsubscribe
+
+    def notify(self, change: DayChange) -> None:
+        """Tell every observer about `change` (also for changes made to entries in place,
+        e.g. scores merged by the scoring code)."""
+        for observer in list(self._observers):
+            observer(change)
+
+    # -- what shows, in which order ---------------------------------------------------------
+
+    def refilter(self, *, resorted: bool = False) -> None:
+        """Recompute which entries show, in which order, and tell the observers."""
+        self.shown = view(self.entries, self.filters, self.sort_key, self.reverse)
+        self.notify(DayChange(reordered=True, resorted=resorted))
+
+    def set_filters(self, filters: FilterState) -> None:
+        if filters != self.filters:
+            self.filters = filters
+            self.refilter()
+
+    def set_sort(self, key: str, reverse: bool = False) -> None:
+        """Sort by `key` in the given direction (one recomputation when both change)."""
+        if (key, reverse) != (self.sort_key, self.reverse):
+            self.sort_key, self.reverse = key, reverse
+            self.refilter(resorted=True)
+
+    # -- marks ------------------------------------------------------------------------------
+
+    def apply_marks(self, changes: Iterable[MarkChange]) -> DayChange | None:
+        """Set the marks the changes carry on the entries of this day (papers of other days
+        are ignored) and tell the observers once; the change, or None if nothing changed."""
+        ids: set[str] = set()
+        fields: set[str] = set()
+        for change in changes:
+            for pid in change.ids:
+                if self._apply(pid, change.field, change.value):
+                    ids.add(pid)
+                    fields.add(change.field)
+        if not ids:
+            return None
+        day_change = DayChange(ids=frozenset(ids), fields=frozenset(fields))
+        self.notify(day_change)
+        return day_change
+
+    def _apply(self, pid: str, name: str, value: bool | str | tuple[str, ...]) -> bool:
+        e = self.by_id.get(pid)
+        if e is None:
+            return False
+        if name in FLAGS:
+            old: object = getattr(e, name)
+            new: object = bool(value)
+        elif name == "note":
+            old, new = e.note, str(value)
+        elif name == "tags":
+            old = e.tags
+            new = (value,) if isinstance(value, str) else tuple(value)  # type: ignore[arg-type]
+        else:
+            raise ValueError(f"unknown mark {name!r}")
+        if old == new:
+            return False
+        setattr(e, name, new)
+        return True
+
+    def triage_counts(self) -> dict[str, int]:
+        """Unseen (new to me: not seen, not announced on an earlier day), starred and marked
+        papers of the whole day (whatever the filters)."""
+        return {"unseen": sum(e.new_to_me for e in self.entries),  # repeats are not new
+                "starred": sum(e.starred for e in self.entries),
+                "marked": sum(e.marked for e in self.entries)}

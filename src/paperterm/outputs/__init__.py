@@ -1,0 +1,2 @@
+"""What leaves paperterm: BibTeX, other reference formats, Zotero, the digest and its delivery,
+enrichment."""
