@@ -21,7 +21,10 @@ import math
 import sys
 from pathlib import Path
 
-from measure_local import gold_days, ranked_ids
+from measure_local import ranked_ids
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from support.shared import gold_days
 
 from paperterm.models import Paper, Topic
 from paperterm.scoring.local import rank_locally

@@ -23,7 +23,8 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from measure_local import gold_days
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from support.shared import gold_days
 
 from paperterm.models import Paper
 from paperterm.scoring.local.keywords import stem, words

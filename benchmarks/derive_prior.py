@@ -22,7 +22,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-from measure_local import gold_days
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from support.shared import gold_days
 
 from paperterm.models import Paper
 from paperterm.scoring.local.semantic import DIM, MODEL_KEY, paper_embeddings

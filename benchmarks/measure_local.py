@@ -21,13 +21,12 @@ reach >= 7 on description words alone, and the time to score the day.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from support.shared import load_day
+from support.shared import gold_days, load_day
 
 from paperterm.models import Paper
 from paperterm.scoring.local import rank_locally
@@ -69,18 +68,6 @@ def ranked_ids(papers: list[Paper], scores: list) -> list[str]:
 
 
 SCORERS = ("keywords", "closeness", "blend", "learned")
-
-
-def gold_days(gold_dir: Path, days: list[Path]) -> list[tuple[str, list[Paper], set[str]]]:
-    """(day, papers, picks) of each day that has a gold file."""
-    out = []
-    for path in days:
-        gold_path = gold_dir / f"gold-{path.stem[4:]}.jsonl"
-        if gold_path.exists():
-            picks = {json.loads(line)["id"] for line in gold_path.read_text().splitlines()
-                     if line.strip()}
-            out.append((path.stem[4:], load_day(path), picks))
-    return out
 
 
 def rank_by(scorer: str, day: str, papers: list[Paper], topic, store: Store,

@@ -45,3 +45,15 @@ def gold_picks(data: Path, day: str) -> set[str]:
     """The ids the judge picked on `day` (gold-dev/gold-<day>.jsonl)."""
     text = (data / "gold-dev" / f"gold-{day}.jsonl").read_text(encoding="utf-8")
     return {json.loads(line)["id"] for line in text.splitlines() if line.strip()}
+
+
+def gold_days(gold_dir: Path, days: list[Path]) -> list[tuple[str, list[Paper], set[str]]]:
+    """(day, papers, picks) of each day that has a gold file."""
+    out = []
+    for path in days:
+        gold_path = gold_dir / f"gold-{path.stem[4:]}.jsonl"
+        if gold_path.exists():
+            picks = {json.loads(line)["id"] for line in gold_path.read_text().splitlines()
+                     if line.strip()}
+            out.append((path.stem[4:], load_day(path), picks))
+    return out
