@@ -59,4 +59,4 @@ def test_an_empty_day_leaves_no_ranking_behind(store):
 
     assert rank_locally(store, [], builtin_topics()["moe"], day="loading cs.LG from arXiv…",
                         keywords_only=True) == []
-    assert store.papers.conn.execute("SELECT count(*) FROM local_scores").fetchone()[0] == 0
+    assert store.db.conn.execute("SELECT count(*) FROM local_scores").fetchone()[0] == 0
