@@ -17,6 +17,7 @@ from paperterm.day.listing import (
     sort_entries,
     view,
 )
+from paperterm.day.score_states import fail_queued, mark_queued, merge_scores, set_scores
 from paperterm.models import Paper
 from paperterm.scoring.types import RunSummary, Score
 from paperterm.settings.config import Config, ConfigError
@@ -28,7 +29,6 @@ from paperterm.settings.theming import (
     load_theme_file,
     load_themes,
 )
-from paperterm.tui.entry_scores import fail_queued, mark_queued, merge_scores, set_scores
 from paperterm.tui.header import HeaderInfo, header_text
 from paperterm.tui.text import clean, one_line, safe, tex
 

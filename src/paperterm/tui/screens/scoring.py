@@ -13,10 +13,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from paperterm.day.listing import PROVISIONAL, SCORE_SORTS
-from paperterm.models import Paper, Topic
-from paperterm.scoring.types import Score
-from paperterm.settings.reader_state import count_hint, hint_due
-from paperterm.tui.entry_scores import (
+from paperterm.day.score_states import (
     clear_scores,
     fail_queued,
     lay_local_under,
@@ -25,6 +22,9 @@ from paperterm.tui.entry_scores import (
     merge_scores,
     set_scores,
 )
+from paperterm.models import Paper, Topic
+from paperterm.scoring.types import Score
+from paperterm.settings.reader_state import count_hint, hint_due
 from paperterm.tui.messages import (
     LocalScores,
     ScoresArrived,

@@ -1,4 +1,6 @@
-"""Scores from the scoring facade written onto the list's entries (no Textual here)."""
+"""How a scoring run's scores land on the day's entries: shown as they come, merged so a failure
+never hides a score, queued, unsent and failed states, local stand-ins laid under (plain
+Python: the reader's scoring controller calls it)."""
 
 from __future__ import annotations
 
