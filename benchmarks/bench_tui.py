@@ -172,7 +172,7 @@ async def interactive(n: int, presses: int) -> dict:
     import paperterm.scoring as scoring
     from paperterm.day.session import Session
     from paperterm.models import Day
-    from paperterm.scoring.types import ScoringSettings
+    from paperterm.settings import ScoringSettings
     from paperterm.settings.config import Config
     from paperterm.topics import resolve_topic
     from paperterm.tui.app import PapertermApp

@@ -23,7 +23,7 @@ async def _shoot(theme: str, keys: list[str], out: Path, title: str) -> None:
     import paperterm.scoring.local.semantic as semantic
     from paperterm.day.session import Session
     from paperterm.models import Day
-    from paperterm.scoring.types import ScoringSettings
+    from paperterm.settings import ScoringSettings
     from paperterm.settings.config import Config
     from paperterm.sources.feeds import parse_feed
     from paperterm.topics import resolve_topic

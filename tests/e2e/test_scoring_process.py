@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 from support.fakellm import Behaviour, FakeLLM
 
-from paperterm.scoring import ScoringSettings, run_scoring
+from paperterm.scoring import run_scoring
+from paperterm.settings import ScoringSettings
 from paperterm.settings.config import Config
 from paperterm.sources.feeds import parse_feed
 from paperterm.store import opener
@@ -29,7 +30,8 @@ import json, sys
 from pathlib import Path
 from paperterm.settings.config import Config
 from paperterm.sources.feeds import parse_feed
-from paperterm.scoring import ScoringSettings, run_scoring
+from paperterm.scoring import run_scoring
+from paperterm.settings import ScoringSettings
 from paperterm.store import opener
 from paperterm.topics import resolve_topic
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from paperterm.models import Paper, Topic
-from paperterm.scoring import RunSummary, Score, ScoringSettings, score_papers
+from paperterm.scoring import RunSummary, Score, score_papers
 from paperterm.scoring.provider import aclose_llm_clients
+from paperterm.settings import ScoringSettings
 from paperterm.store import opener
 from support.fakellm import FakeLLM, expected_scores
 

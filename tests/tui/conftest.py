@@ -17,7 +17,8 @@ import paperterm.scoring.local.semantic as semantic
 from paperterm.day.listing import Entry
 from paperterm.day.session import Session
 from paperterm.models import Day, Paper, Topic
-from paperterm.scoring.types import RunSummary, Score, ScoringSettings
+from paperterm.scoring.types import RunSummary, Score
+from paperterm.settings import ScoringSettings
 from paperterm.settings.config import Config
 from paperterm.sources.feeds import parse_feed
 from paperterm.store import Store, StoreFactory, UserState

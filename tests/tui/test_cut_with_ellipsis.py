@@ -70,8 +70,8 @@ def test_the_starred_lists_snippet_is_cut_with_an_ellipsis(tmp_path):
     from datetime import date
 
     from paperterm.models import Paper, Topic
-    from paperterm.scoring.types import ScoringSettings
     from paperterm.services import library
+    from paperterm.settings import ScoringSettings
     from paperterm.store import Store
 
     store = Store.open(tmp_path / "db.sqlite3")

@@ -7,7 +7,8 @@ import threading
 
 from paperterm.models import Paper
 from paperterm.scoring.halt import Halt
-from paperterm.scoring.types import RunSummary, Score, ScoringSettings
+from paperterm.scoring.types import RunSummary, Score
+from paperterm.settings import ScoringSettings
 from paperterm.tui.paper_list import PaperTable
 
 

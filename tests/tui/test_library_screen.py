@@ -65,7 +65,7 @@ async def test_similar_shows_the_score_of_the_current_model_not_an_old_cached_on
         make_session, make_app, size, until):
 
     from paperterm.scoring.prompt import PROMPT_VERSION
-    from paperterm.scoring.types import ScoringSettings
+    from paperterm.settings import ScoringSettings
     from paperterm.store import ScoreRow
 
     session = make_session(settings=ScoringSettings(model="new/model"))

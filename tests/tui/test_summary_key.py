@@ -3,7 +3,7 @@ on a worker thread through the real engine and litellm to the fake server, then 
 
 from __future__ import annotations
 
-from paperterm.scoring.types import ScoringSettings
+from paperterm.settings import ScoringSettings
 from paperterm.tui.screens.summary import SummaryScreen
 
 

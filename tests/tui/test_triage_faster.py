@@ -135,7 +135,7 @@ async def test_with_a_model_the_list_is_ranked_locally_until_its_scores_arrive(
         make_session, make_app, probe, until, example_papers, monkeypatch):
     from support.fakellm import Behaviour, FakeLLM
 
-    from paperterm.scoring.types import ScoringSettings
+    from paperterm.settings import ScoringSettings
 
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     papers = example_papers[:40]

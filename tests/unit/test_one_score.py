@@ -15,8 +15,9 @@ from paperterm.models import Paper
 from paperterm.outputs.delivery import top_picks
 from paperterm.outputs.digest import top_papers
 from paperterm.scoring.prompt import PROMPT_VERSION
-from paperterm.scoring.types import Score, ScoringSettings
+from paperterm.scoring.types import Score
 from paperterm.services import library
+from paperterm.settings import ScoringSettings
 from paperterm.settings.config import Config
 from paperterm.store import ScoreRow, Store
 from paperterm.topics import resolve_topic

@@ -16,10 +16,10 @@ from support.fakellm import Behaviour, FakeLLM, expected_scores
 from support.sample import cut_feed
 from support.scoring_runs import Collector, run
 
-from paperterm.scoring import ScoringSettings
 from paperterm.scoring.policy import server_problem
 from paperterm.scoring.provider import Provider, aclose_llm_clients
 from paperterm.scoring.task import RESPONSE_SCHEMA
+from paperterm.settings import ScoringSettings
 from paperterm.sources.feeds import parse_feed
 
 N_PAPERS = 6

@@ -11,8 +11,8 @@ import pytest
 from support.realdays import save_days
 
 from paperterm.scoring.local import semantic
-from paperterm.scoring.types import ScoringSettings
 from paperterm.services import library
+from paperterm.settings import ScoringSettings
 from paperterm.settings.config import Config
 from paperterm.store import Store
 from paperterm.topics import resolve_topic

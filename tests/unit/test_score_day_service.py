@@ -76,7 +76,7 @@ def test_a_failed_run_is_one_event_not_an_exception(monkeypatch, day, topic, tmp
 
 
 def test_without_a_model_the_day_is_ranked_locally(day, topic, tmp_path):
-    from paperterm.scoring.types import ScoringSettings
+    from paperterm.settings import ScoringSettings
 
     events: list[service.ScoringEvent] = []
     summary = service.score_day(day, topic, ScoringSettings(),

@@ -13,10 +13,11 @@ import pytest
 from support.fakellm import Behaviour, FakeLLM
 from support.scoring_runs import KNOWN, Collector, assert_default_scores, make, run
 
-from paperterm.scoring import ScoringError, ScoringSettings, cached_scores
+from paperterm.scoring import ScoringError, cached_scores
 from paperterm.scoring.engine import FAIL_STREAK
 from paperterm.scoring.halt import Halt
 from paperterm.scoring.policy import MAX_RETRIES
+from paperterm.settings import ScoringSettings
 from paperterm.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,8 +11,9 @@ from support.fakellm import Behaviour, FakeLLM
 from support.scoring_runs import Collector, make, run
 
 from paperterm.io.redact import redact, redact_url
-from paperterm.scoring import ScoringError, ScoringSettings
+from paperterm.scoring import ScoringError
 from paperterm.scoring.provider import import_litellm
+from paperterm.settings import ScoringSettings
 from paperterm.settings.config import Config
 from paperterm.sources.feeds import parse_feed
 from paperterm.topics import resolve_topic

@@ -13,11 +13,12 @@ import pytest
 from support.fakellm import Behaviour, FakeLLM, expected_scores
 
 from paperterm.models import Paper, Topic
-from paperterm.scoring import PROMPT_VERSION, Score, ScoringSettings, cached_scores
+from paperterm.scoring import PROMPT_VERSION, Score, cached_scores
 from paperterm.scoring.prompt import prompt_criteria
 from paperterm.scoring.provider import aclose_llm_clients
 from paperterm.scoring.run import run_task, score_papers
 from paperterm.scoring.task import Parsed, ScoringTask, Task, TaskKey
+from paperterm.settings import ScoringSettings
 from paperterm.settings.config import Config
 from paperterm.sources.feeds import parse_feed
 from paperterm.store import ScoreRow, Store, opener

@@ -12,7 +12,7 @@ import pytest
 from support.fakellm import Behaviour, FakeLLM, expected_summary, is_summary_request
 
 from paperterm.models import Paper
-from paperterm.scoring import PROMPT_VERSION, ScoringSettings
+from paperterm.scoring import PROMPT_VERSION
 from paperterm.scoring.summary import (
     MAX_SENTENCES,
     SUMMARY_KIND,
@@ -20,6 +20,7 @@ from paperterm.scoring.summary import (
     summarize_papers,
     tidy_summary,
 )
+from paperterm.settings import ScoringSettings
 from paperterm.sources.feeds import parse_feed
 from paperterm.store import opener
 

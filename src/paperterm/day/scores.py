@@ -20,7 +20,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from paperterm.models import Paper, Topic
-from paperterm.scoring.types import Score, ScoringSettings, has_score
+from paperterm.scoring.types import Score, has_score
+from paperterm.settings import ScoringSettings
 
 if TYPE_CHECKING:
     from paperterm.store import Store

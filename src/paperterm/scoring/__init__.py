@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from paperterm.scoring.local import rank_locally
     from paperterm.scoring.local.keywords import local_scores
     from paperterm.scoring.prompt import PROMPT_VERSION
-    from paperterm.scoring.types import RunSummary, Score, ScoringError, ScoringSettings
+    from paperterm.scoring.types import RunSummary, Score, ScoringError
 
 __all__ = [
     "PROMPT_VERSION",
@@ -27,7 +27,6 @@ __all__ = [
     "RunSummary",
     "Score",
     "ScoringError",
-    "ScoringSettings",
     "aclose_llm_clients",
     "cached_scores",
     "local_scores",
@@ -42,7 +41,7 @@ __all__ = [
 _HOMES = {
     "cached_scores": "cache", "Halt": "halt", "ScoringError": "types",
     "rank_locally": "local", "local_scores": "local.keywords", "PROMPT_VERSION": "prompt",
-    "RunSummary": "types", "Score": "types", "ScoringSettings": "types",
+    "RunSummary": "types", "Score": "types",
     "run_scoring": "run", "run_task": "run", "score_papers": "run",
     "aclose_llm_clients": "provider",
 }

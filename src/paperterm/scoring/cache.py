@@ -12,7 +12,8 @@ from typing import TypeVar
 
 from paperterm.models import Paper, Topic
 from paperterm.scoring.task import ScoringTask, Task
-from paperterm.scoring.types import Score, ScoringSettings
+from paperterm.scoring.types import Score
+from paperterm.settings import ScoringSettings
 from paperterm.store import ScoreCache, ScoreRow
 
 R = TypeVar("R")

@@ -37,7 +37,8 @@ from paperterm.scoring.policy import Fatal, Split
 from paperterm.scoring.pricing import how_to_price
 from paperterm.scoring.provider import Provider, Reply
 from paperterm.scoring.task import Parsed, Task, read_reply
-from paperterm.scoring.types import RunSummary, ScoringError, ScoringSettings
+from paperterm.scoring.types import RunSummary, ScoringError
+from paperterm.settings import ScoringSettings
 from paperterm.store import ScoreCache
 
 MAX_ROUNDS = 3  # times a paper may be asked about before it is given up

@@ -12,7 +12,8 @@ from paperterm.models import Paper, Topic
 from paperterm.scoring.engine import Cancel, Engine, ProgressCallback
 from paperterm.scoring.provider import aclose_llm_clients
 from paperterm.scoring.task import FreshScoringTask, ScoringTask, Task
-from paperterm.scoring.types import RunSummary, Score, ScoringSettings
+from paperterm.scoring.types import RunSummary, Score
+from paperterm.settings import ScoringSettings
 from paperterm.store import StoreFactory
 
 R = TypeVar("R")

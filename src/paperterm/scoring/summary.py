@@ -18,7 +18,8 @@ from paperterm.models import Paper
 from paperterm.scoring.parse import extract_entries, normalize_id
 from paperterm.scoring.prompt import paper_block
 from paperterm.scoring.task import Messages, Parsed, Task, TaskKey, papers_schema
-from paperterm.scoring.types import RunSummary, ScoringSettings
+from paperterm.scoring.types import RunSummary
+from paperterm.settings import ScoringSettings
 from paperterm.store import ScoreRow, StoreFactory
 from paperterm.text.hygiene import clean_line
 

@@ -7,9 +7,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from paperterm.scoring.halt import Halt
-from paperterm.settings import ScoringSettings
 
-__all__ = ["Halt", "RunSummary", "Score", "ScoringError", "ScoringSettings", "Status",
+__all__ = ["Halt", "RunSummary", "Score", "ScoringError", "Status",
            "has_score", "status_counts"]
 
 # "prefiltered": not sent to the model (`--prefilter`), its local score kept

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from paperterm.day.scores import ShownScore, shown_scores
 from paperterm.models import Topic
-from paperterm.scoring.types import ScoringSettings
+from paperterm.settings import ScoringSettings
 from paperterm.text.hygiene import cut
 
 if TYPE_CHECKING:

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from paperterm.models import Paper, Topic
-from paperterm.scoring.types import RunSummary, Score, ScoringSettings
+from paperterm.scoring.types import RunSummary, Score
+from paperterm.settings import ScoringSettings
 
 if TYPE_CHECKING:
     from paperterm.store import StoreFactory

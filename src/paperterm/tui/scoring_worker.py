@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from paperterm.models import Paper, Topic
-from paperterm.scoring.types import Score, ScoringSettings
+from paperterm.scoring.types import Score
+from paperterm.settings import ScoringSettings
 from paperterm.tui.messages import (
     LocalScores,
     ScoresArrived,

@@ -28,7 +28,7 @@ from textual.widgets.option_list import Option
 from paperterm.day.marks import MarkChange
 from paperterm.day.scores import ShownScore, score_text
 from paperterm.models import Topic
-from paperterm.scoring.types import ScoringSettings
+from paperterm.settings import ScoringSettings
 from paperterm.store import SearchHit, StoreFactory, open_or_unavailable
 from paperterm.store.fts import HIT_CLOSE, HIT_OPEN, match_expression
 from paperterm.text.hygiene import cut
