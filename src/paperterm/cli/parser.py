@@ -130,7 +130,7 @@ def _list_flag(d: Declared) -> Callable[[str], Any]:
     return parse
 
 
-class Flag(NamedTuple):  # (defined on every start: a tenth of a frozen dataclass's cost)
+class Flag(NamedTuple):
     """A shared command-line option that is no config setting (what to load, from where)."""
 
     flag: str

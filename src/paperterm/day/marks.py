@@ -14,7 +14,7 @@ Value = bool | str | tuple[str, ...]
 Listener = Callable[[Sequence["MarkChange"]], None]
 
 
-class MarkChange(NamedTuple):  # (defined on every start: a tenth of a frozen dataclass's cost)
+class MarkChange(NamedTuple):
     """One field set to one value for these papers. "dismissed" is for the service's topic."""
 
     ids: tuple[str, ...]

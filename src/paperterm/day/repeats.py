@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from paperterm.store import Store
 
 
-class Repeat(NamedTuple):  # (defined on every start: a tenth of a frozen dataclass's cost)
+class Repeat(NamedTuple):
     """The paper was announced before, on `day` (ISO), as `other_id` (its own id, or the id
     of a near-duplicate)."""
 

@@ -33,7 +33,7 @@ PROVISIONAL = "keywords (provisional)"  # the keyword score, until the paper's d
 LocalScores = Callable[[Sequence[Paper]], Sequence[Score]]
 
 
-class ShownScore(NamedTuple):  # (defined on every start: a tenth of a frozen dataclass's cost)
+class ShownScore(NamedTuple):
     """The score a paper is shown with, and where it comes from."""
 
     score: Score

@@ -14,7 +14,7 @@ class EnvError(ValueError):
     """A declared variable holds something paperterm cannot use (one line, for users)."""
 
 
-class EnvVar(NamedTuple):  # (defined on every start: a tenth of a frozen dataclass's cost)
+class EnvVar(NamedTuple):
     name: str
     help: str
     seam: bool = False  # points paperterm at a local server or a fixed day (tests, offline)

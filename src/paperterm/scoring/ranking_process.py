@@ -47,7 +47,7 @@ def wanted() -> bool:
     return (env("PAPERTERM_LOCAL_RANKING") or "process").strip().lower() != "thread"
 
 
-class _Request(NamedTuple):  # (defined on every start: a tenth of a frozen dataclass's cost)
+class _Request(NamedTuple):
     db_path: str
     papers_key: str
     papers: Sequence[Paper] | None  # None: the same papers as the last request

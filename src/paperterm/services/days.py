@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from paperterm.store import Store, StoreFactory
 
 
-class Opened(NamedTuple):  # (defined on every start: a tenth of a frozen dataclass's cost)
+class Opened(NamedTuple):
     """What to show now, and what is still to be fetched in the background (None: `day`
     is the day asked for)."""
 
@@ -27,14 +27,14 @@ class Opened(NamedTuple):  # (defined on every start: a tenth of a frozen datacl
     pending: LoadRequest | None = None
 
 
-class DayLoaded(NamedTuple):  # (defined on every start: a tenth of a frozen dataclass's cost)
+class DayLoaded(NamedTuple):
     """The day `request` asked for (or the loader's fallback, which its notices explain)."""
 
     request: LoadRequest
     day: Day
 
 
-class DayFailed(NamedTuple):  # (defined on every start: a tenth of a frozen dataclass's cost)
+class DayFailed(NamedTuple):
     """Loading `request` failed; `error` is the one line to show."""
 
     request: LoadRequest

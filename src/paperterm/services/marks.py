@@ -24,7 +24,7 @@ UNDO_DEPTH = 50  # the undo steps kept, latest first
 TITLE_CHARS = 60
 
 
-class _Step(NamedTuple):  # (defined on every start: a tenth of a frozen dataclass's cost)
+class _Step(NamedTuple):
     """An undoable change: what it did (for the notice) and how to take it back."""
 
     did: str  # "starred 2602.12345 (Title)"

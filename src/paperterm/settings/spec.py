@@ -72,7 +72,7 @@ def section(cls: type, *, inline: bool = False, **spec: Any) -> Any:
                                                 "inline": inline})
 
 
-class Declared(NamedTuple):  # (defined on every start: a tenth of a frozen dataclass's cost)
+class Declared(NamedTuple):
     """One declared setting, resolved: name, Python type, default, Spec and section."""
 
     name: str

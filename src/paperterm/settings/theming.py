@@ -42,7 +42,7 @@ PALETTE_KEYS = (
 _HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 
 
-class ThemeSpec(NamedTuple):  # (defined on every start: a tenth of a frozen dataclass's cost)
+class ThemeSpec(NamedTuple):
     name: str
     dark: bool
     palette: dict[str, str]

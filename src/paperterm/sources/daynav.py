@@ -17,7 +17,7 @@ LOOKAHEAD = 31  # days of calendar searched for the previous / next announcement
 MAX_FILL = 5  # missing days of a multi-day view fetched at most (the most recent ones)
 
 
-class Target(NamedTuple):  # (defined on every start: a tenth of a frozen dataclass's cost)
+class Target(NamedTuple):
     """Where a move lands: `day` (None: nowhere, `notice` says why), whether it is cached,
     and what to tell the user (skipped days)."""
 

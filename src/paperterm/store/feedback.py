@@ -14,7 +14,7 @@ POSITIVE_KINDS = frozenset({"starred", "saved", "learned"})
 MAX_SKIPPED = 2000  # the most recent papers read and skipped: the model stays fast to train
 
 
-class Example(NamedTuple):  # (defined on every start: a tenth of a frozen dataclass's cost)
+class Example(NamedTuple):
     id: str
     title: str
     abstract: str

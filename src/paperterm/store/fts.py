@@ -59,7 +59,7 @@ def _prefix(word: str) -> str:
     return term
 
 
-class Query(NamedTuple):  # (defined on every start: a tenth of a frozen dataclass's cost)
+class Query(NamedTuple):
     """A user's query as FTS5 terms: each positive term (a word, a phrase, a prefix, an OR
     of them, limited to a field or not) and the excluded ones."""
 

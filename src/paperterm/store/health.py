@@ -7,7 +7,7 @@ from typing import NamedTuple
 from paperterm.store.db import Queries
 
 
-class Health(NamedTuple):  # (defined on every start: a tenth of a frozen dataclass's cost)
+class Health(NamedTuple):
     check: str  # SQLite's quick_check: "ok", or the first problem found
     papers: int
     days: int

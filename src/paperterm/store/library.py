@@ -28,7 +28,7 @@ _ANNOUNCED = ("coalesce((SELECT a.announce_type FROM announcements a WHERE a.id 
 RANKED = 10_000  # matches ranked at most per search (the newest): bounds a keystroke's cost
 
 
-class SearchHit(NamedTuple):  # (defined on every start: a tenth of a frozen dataclass's cost)
+class SearchHit(NamedTuple):
     """One search result. `snippet` marks matches with fts.HIT_OPEN / HIT_CLOSE."""
 
     paper: Paper
@@ -38,7 +38,7 @@ class SearchHit(NamedTuple):  # (defined on every start: a tenth of a frozen dat
     relevance: int | None = None
 
 
-class Selection(NamedTuple):  # (defined on every start: a tenth of a frozen dataclass's cost)
+class Selection(NamedTuple):
     """Which cached papers: the filters every library query shares."""
 
     starred: bool = False

@@ -10,7 +10,7 @@ from typing import NamedTuple
 from paperterm.store.db import Queries
 
 
-class Positive(NamedTuple):  # (defined on every start: a tenth of a frozen dataclass's cost)
+class Positive(NamedTuple):
     id: str  # arXiv id without version
     title: str = ""
     abstract: str = ""

@@ -35,7 +35,7 @@ def index_text(parts: Iterable[str]) -> str:
     return " " + " ".join(_WORD.findall(fold(" ".join(parts)))) + " "
 
 
-class Term(NamedTuple):  # (defined on every start: a tenth of a frozen dataclass's cost)
+class Term(NamedTuple):
     """One word or quoted phrase of a query; `prefix` for a trailing `*`."""
 
     words: tuple[str, ...]

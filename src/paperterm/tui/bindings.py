@@ -11,7 +11,7 @@ from typing import NamedTuple
 from textual.binding import Binding, BindingType
 
 
-class KeySpec(NamedTuple):  # (defined on every start: a tenth of a frozen dataclass's cost)
+class KeySpec(NamedTuple):
     id: str  # the name used in [keys]
     keys: str  # default keys, Textual key names, comma separated
     action: str  # a day screen action, "app.<name>" for app-wide ones; for list keys,

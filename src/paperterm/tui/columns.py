@@ -13,7 +13,7 @@ from rich.cells import cell_len, set_cell_size
 from paperterm.day.listing import Entry
 
 
-class Column(NamedTuple):  # (defined on every start: a tenth of a frozen dataclass's cost)
+class Column(NamedTuple):
     key: str
     label: str
     width: int | None  # None: takes the remaining width

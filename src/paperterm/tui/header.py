@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from paperterm.models import Day
 
 
-class HeaderInfo(NamedTuple):  # (defined on every start: a tenth of a frozen dataclass's cost)
+class HeaderInfo(NamedTuple):
     topic: str
     day: str
     flags: tuple[str, ...]

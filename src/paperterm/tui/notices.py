@@ -17,7 +17,7 @@ _MARK = {"error": "! ", "warning": "⚠ "}
 _STYLE = {"error": "bold reverse", "warning": "bold"}
 
 
-class Notice(NamedTuple):  # (defined on every start: a tenth of a frozen dataclass's cost)
+class Notice(NamedTuple):
     text: str
     severity: str
     until: float  # time.monotonic() when it goes

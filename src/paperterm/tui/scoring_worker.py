@@ -78,7 +78,7 @@ def _as_message(worker: Job, event: ScoringEvent) -> ScoringMessage:
 # -- local rankings ---------------------------------------------------------------------
 
 
-class LocalRanking(NamedTuple):  # (defined on every start: a tenth of a frozen dataclass's cost)
+class LocalRanking(NamedTuple):
     """Where a local ranking runs: `process` (the reader's ranking process, over the database
     at `db_path`), else, or when that process fails, in the worker thread over a store from
     `open_store`."""
