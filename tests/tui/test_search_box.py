@@ -26,11 +26,14 @@ class HeldLibrary(Library):
     def __init__(self, db: Any, gate: threading.Event, started: list[str]) -> None:
         super().__init__(db)
         self.gate, self.started = gate, started
+        search = self.search  # a repository's surface is its attributes (composed)
 
-    def search(self, query: str, **kwargs: Any) -> list[SearchHit]:
-        self.started.append(query)
-        self.gate.wait(GATE_TIMEOUT)
-        return super().search(query, **kwargs)
+        def held(query: str, **kwargs: Any) -> list[SearchHit]:
+            self.started.append(query)
+            self.gate.wait(GATE_TIMEOUT)
+            return search(query, **kwargs)
+
+        self.search = held  # type: ignore[method-assign]
 
 
 class HeldStore(Store):
@@ -130,11 +133,17 @@ async def test_a_search_that_fails_leaves_the_box_searching(make_session, make_a
     class FailingLibrary(Library):
         """The first search fails as a disk going bad would."""
 
-        def search(self, query: str, **kwargs: Any) -> list[SearchHit]:
-            if not failed:
-                failed.append(query)
-                raise OSError("disk I/O error")
-            return super().search(query, **kwargs)
+        def __init__(self, db: Any) -> None:
+            super().__init__(db)
+            search = self.search  # a repository's surface is its attributes (composed)
+
+            def failing(query: str, **kwargs: Any) -> list[SearchHit]:
+                if not failed:
+                    failed.append(query)
+                    raise OSError("disk I/O error")
+                return search(query, **kwargs)
+
+            self.search = failing  # type: ignore[method-assign]
 
     class Failing(Session):
         def open_store(self) -> Store:

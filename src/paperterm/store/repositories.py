@@ -2,7 +2,9 @@
 and this file is each one's whole surface (no repository inherits its queries).
 
 A repository is handed to the service that uses it; none calls another's methods (a query
-that needs another's reads takes it as a base, as LibraryIO takes LibraryQueries).
+that needs another's reads takes it as a base, as LibraryIO takes LibraryQueries). Its
+surface is attributes bound at construction: a test double replaces an attribute of an
+instance (`library.search = held`), not a method of a subclass.
 """
 
 from __future__ import annotations

@@ -8,7 +8,8 @@ papers, `Triage` keeps seen marks, `Filtering`, `SortActions`, `TopicSwitch`, `F
 `Enrichment`, `LibraryActions`, `SummaryActions`, `DayNavigation` and `PreviewKeys` own
 their keys.
 Textual finds actions and message handlers on the screen: each `action_*` and `on_*` here
-hands over in one line (`day_view.action`, `day_view.handler`).
+is a real method that hands over to the controller owning it (typed: mypy and "go to
+definition" follow every key to its code).
 """
 
 from __future__ import annotations
@@ -34,11 +35,21 @@ from paperterm.tui.bindings import APP_KEYS, bindings
 from paperterm.tui.footer import FittingFooter
 from paperterm.tui.header import TopBar, day_header
 from paperterm.tui.host import Reader, reader_of
+from paperterm.tui.messages import (
+    DayFetched,
+    DayFetchFailed,
+    EnrichmentDone,
+    LocalScores,
+    ScoresArrived,
+    ScoringFailed,
+    ScoringFinished,
+    ScoringProgress,
+    ZoteroDone,
+)
 from paperterm.tui.paper_list import ColumnHeader, PaperTable
 from paperterm.tui.preview import Preview, no_match
 from paperterm.tui.screens.day_marks import DayMarks
 from paperterm.tui.screens.day_nav import DayNavigation
-from paperterm.tui.screens.day_view import action, handler
 from paperterm.tui.screens.enrich_actions import Enrichment
 from paperterm.tui.screens.filtering import Filtering
 from paperterm.tui.screens.follow_actions import Follows
@@ -297,13 +308,20 @@ class DayScreen(Screen[None]):
     def action_list_action(self, name: str) -> None:
         getattr(self.table, f"action_{name}")()
 
-    action_toggle_abstract = action("preview_keys", "toggle_abstract")
-    action_keep_expanded = action("preview_keys", "keep_expanded")
-    action_preview_down = action("preview_keys", "page_down")
-    action_preview_up = action("preview_keys", "page_up")
-    action_zoom_preview = action("preview_keys", "zoom")
-    action_hide_preview = action("preview_keys", "hide")
-    action_triage_cards = action("quick_triage", "open")
+    def action_toggle_abstract(self) -> None:
+        self.preview_keys.toggle_abstract()
+    def action_keep_expanded(self) -> None:
+        self.preview_keys.keep_expanded()
+    def action_preview_down(self) -> None:
+        self.preview_keys.page_down()
+    def action_preview_up(self) -> None:
+        self.preview_keys.page_up()
+    def action_zoom_preview(self) -> None:
+        self.preview_keys.zoom()
+    def action_hide_preview(self) -> None:
+        self.preview_keys.hide()
+    def action_triage_cards(self) -> None:
+        self.quick_triage.open()
 
     # -- filters (screens/filtering.py) -----------------------------------------------------
 
@@ -311,8 +329,10 @@ class DayScreen(Screen[None]):
     def _search_changed(self, event: Input.Changed) -> None:
         self.filtering.search_changed(event.value)
 
-    action_start_search = action("filtering", "start_search")
-    action_submit_search = action("filtering", "submit_search")
+    def action_start_search(self) -> None:
+        self.filtering.start_search()
+    def action_submit_search(self) -> None:
+        self.filtering.submit_search()
 
     def action_clear_search(self) -> None:
         """esc: clear the filter; on a day visited from the library, with nothing to
@@ -322,14 +342,18 @@ class DayScreen(Screen[None]):
             return
         self.filtering.clear_search()
 
-    action_open_filters = action("filtering", "open_filters")
+    def action_open_filters(self) -> None:
+        self.filtering.open_filters()
 
     # -- scoring and topic ------------------------------------------------------------------
 
-    action_rescore = action("scorer", "rescore")
-    action_force_rescore = action("scorer", "force_rescore")
+    def action_rescore(self) -> None:
+        self.scorer.rescore()
+    def action_force_rescore(self) -> None:
+        self.scorer.force_rescore()
 
-    action_pick_topic = action("topics", "pick")
+    def action_pick_topic(self) -> None:
+        self.topics.pick()
 
     def switch_topic(self, topic: Topic, *, same_day: bool = False) -> None:
         """Score the day against `topic` instead (see topics.TopicSwitch)."""
@@ -341,15 +365,24 @@ class DayScreen(Screen[None]):
 
     # -- the workers' messages (each checked against the job that counts) --------------------
 
-    on_scores_arrived = handler("scorer", "on_scores_arrived")
-    on_scoring_progress = handler("scorer", "on_scoring_progress")
-    on_scoring_failed = handler("scorer", "on_scoring_failed")
-    on_scoring_finished = handler("scorer", "on_scoring_finished")
-    on_local_scores = handler("scorer", "on_local_scores")
-    on_enrichment_done = handler("enrichment", "done")
-    on_zotero_done = handler("papers", "zotero_done")
-    on_day_fetched = handler("days", "fetched")
-    on_day_fetch_failed = handler("days", "failed")
+    def on_scores_arrived(self, message: ScoresArrived) -> None:
+        self.scorer.on_scores_arrived(message)
+    def on_scoring_progress(self, message: ScoringProgress) -> None:
+        self.scorer.on_scoring_progress(message)
+    def on_scoring_failed(self, message: ScoringFailed) -> None:
+        self.scorer.on_scoring_failed(message)
+    def on_scoring_finished(self, message: ScoringFinished) -> None:
+        self.scorer.on_scoring_finished(message)
+    def on_local_scores(self, message: LocalScores) -> None:
+        self.scorer.on_local_scores(message)
+    def on_enrichment_done(self, message: EnrichmentDone) -> None:
+        self.enrichment.done(message)
+    def on_zotero_done(self, message: ZoteroDone) -> None:
+        self.papers.zotero_done(message)
+    def on_day_fetched(self, message: DayFetched) -> None:
+        self.days.fetched(message)
+    def on_day_fetch_failed(self, message: DayFetchFailed) -> None:
+        self.days.failed(message)
 
     def on_paper_table_cursor_moved(self, message: PaperTable.CursorMoved) -> None:
         if message.table.moved_by_user:
@@ -361,28 +394,53 @@ class DayScreen(Screen[None]):
 
     # -- the controllers' keys --------------------------------------------------------------
 
-    action_cycle_sort = action("sorting", "cycle")
-    action_reverse_sort = action("sorting", "reverse")
-    action_toggle_star = action("papers", "toggle_star")
-    action_not_interested = action("papers", "not_interested")
-    action_toggle_mark = action("papers", "toggle_mark")
-    action_clear_marks = action("papers", "clear_marks")
-    action_save_bib = action("papers", "save_bib")
-    action_copy_bibtex = action("papers", "copy_bibtex")
-    action_export_as = action("papers", "export_as")
-    action_send_zotero = action("papers", "send_zotero")
-    action_open_abs = action("papers", "open_abs")
-    action_open_pdf = action("papers", "open_pdf")
-    action_next_unseen = action("triage", "next_unseen")
-    action_prev_unseen = action("triage", "prev_unseen")
-    action_seen_above = action("triage", "seen_above")
-    action_library_search = action("library", "library_search")
-    action_starred_view = action("library", "starred_view")
-    action_similar = action("library", "similar")
-    action_edit_note = action("library", "edit_note")
-    action_follow_author = action("follows", "pick_author")
-    action_summarize = action("summaries", "summarize")
-    action_previous_day = action("days", "previous_day")
-    action_next_day = action("days", "next_day")
-    action_jump_day = action("days", "jump_day")
-    action_this_week = action("days", "this_week")
+    def action_cycle_sort(self) -> None:
+        self.sorting.cycle()
+    def action_reverse_sort(self) -> None:
+        self.sorting.reverse()
+    def action_toggle_star(self) -> None:
+        self.papers.toggle_star()
+    def action_not_interested(self) -> None:
+        self.papers.not_interested()
+    def action_toggle_mark(self) -> None:
+        self.papers.toggle_mark()
+    def action_clear_marks(self) -> None:
+        self.papers.clear_marks()
+    def action_save_bib(self) -> None:
+        self.papers.save_bib()
+    def action_copy_bibtex(self) -> None:
+        self.papers.copy_bibtex()
+    def action_export_as(self) -> None:
+        self.papers.export_as()
+    def action_send_zotero(self) -> None:
+        self.papers.send_zotero()
+    def action_open_abs(self) -> None:
+        self.papers.open_abs()
+    def action_open_pdf(self) -> None:
+        self.papers.open_pdf()
+    def action_next_unseen(self) -> None:
+        self.triage.next_unseen()
+    def action_prev_unseen(self) -> None:
+        self.triage.prev_unseen()
+    def action_seen_above(self) -> None:
+        self.triage.seen_above()
+    def action_library_search(self) -> None:
+        self.library.library_search()
+    def action_starred_view(self) -> None:
+        self.library.starred_view()
+    def action_similar(self) -> None:
+        self.library.similar()
+    def action_edit_note(self) -> None:
+        self.library.edit_note()
+    def action_follow_author(self) -> None:
+        self.follows.pick_author()
+    def action_summarize(self) -> None:
+        self.summaries.summarize()
+    def action_previous_day(self) -> None:
+        self.days.previous_day()
+    def action_next_day(self) -> None:
+        self.days.next_day()
+    def action_jump_day(self) -> None:
+        self.days.jump_day()
+    def action_this_week(self) -> None:
+        self.days.this_week()

@@ -79,27 +79,6 @@ class DayView(Protocol):
                            **kwargs: Any) -> bool: ...
 
 
-def action(controller: str, method: str) -> Callable[[Any], None]:
-    """A screen action that calls `self.<controller>.<method>()`: Textual finds actions on
-    the screen, the controller owns them."""
-
-    def hand_over(self: Any) -> None:
-        getattr(getattr(self, controller), method)()
-
-    hand_over.__doc__ = f"Handed to the screen's `{controller}.{method}`."
-    return hand_over
-
-
-def handler(controller: str, method: str) -> Callable[[Any, Any], None]:
-    """A screen message handler that calls `self.<controller>.<method>(message)`."""
-
-    def hand_over(self: Any, message: Any) -> None:
-        getattr(getattr(self, controller), method)(message)
-
-    hand_over.__doc__ = f"Handed to the screen's `{controller}.{method}`."
-    return hand_over
-
-
 class DayController:
     """A part of the day screen that owns some of its keys: it reaches the screen only
     through `view` (a `DayView`), reads the screen's session (a new one after a topic
