@@ -140,7 +140,8 @@ def phrases_of(text: str) -> list[str]:
         while words and words[-1].lower() in _FILLER:
             words.pop()
         # "distributed training schemes" -> "distributed training"
-        if len(words) >= 3 and words[-1].lower() in _GENERIC_HEADS:
+        if len(words) >= 2 and words[-1].lower() in _GENERIC_HEADS and len(
+                re.findall(r"[A-Za-z0-9]+", " ".join(words[:-1]))) >= 2:
             words.pop()
         if not words or len(words) > MAX_PHRASE_WORDS:
             continue
