@@ -48,7 +48,7 @@ paper work works things thing stuff interested interest making make faster small
 better redesign understand built push mainly mostly particular particularly either ways
 way new good strong just simply only so do does not no nor but then there their them they
 area areas topic topics relevant irrelevant including include includes kind kinds sort
-anything everything
+anything everything study studying research researching
 """.split())  # noqa: SIM905
 # a phrase may hold these inside ("mixture of experts"), never at its ends
 _INNER = frozenset({"of", "and", "for", "in", "on", "to"})
@@ -334,3 +334,27 @@ def understood_table(name: str, description: str, lists: dict[str, tuple[str, ..
         phrases=tuple(u.phrases),
     )
 
+
+
+def _toml_string(text: str) -> str:
+    """`text` as a TOML multi-line basic string."""
+    body = (text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+            .replace("\t", "\\t").replace("\r", ""))
+    body = "".join(c if c == "\n" or c >= " " else f"\\u{ord(c):04x}" for c in body)
+    return f'"""\n{body}\n"""'
+
+
+def topic_file_text(name: str, text: str) -> str:
+    """A topic file for `text` (in any of the forms): its words as the description (read
+    again the same way each time it is loaded), and whether it asks for foundational
+    work, said where it can be changed."""
+    u = understand(text)
+    return (f"# written by `paperterm topics new {name}`; how it is understood: "
+            f"`paperterm topics show {name}`\n"
+            f'name = "{name}"\n'  # a checked name: letters, digits, "-", "_", "."
+            f"description = {_toml_string(text.strip())}\n"
+            "# keywords = [\"...\"]   # phrases that must match (optional)\n"
+            "# exclude = [\"...\"]    # words that push a paper down (optional)\n"
+            f"# theory and analysis lift a paper, application domains lower it"
+            f"{' (' + u.why_foundational + ')' if u.why_foundational else ''}\n"
+            f"foundational = {'true' if u.foundational else 'false'}\n")
