@@ -95,7 +95,7 @@ def _top(topic: Topic, config: Config) -> None:
         feed = "+".join(sorted(topic.categories or config.categories))
         day = store.papers.latest_day(feed)
         papers = store.papers.day_papers(feed, day) if day else []
-        if not papers:
+        if day is None or not papers:
             print(f"\nno cached day for {feed} yet: run paperterm once to see the top {TOP}")
             return
         scores = rank_locally(store, papers, topic, day=day.isoformat()) or []

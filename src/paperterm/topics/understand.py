@@ -172,7 +172,7 @@ def _form(text: str) -> str:
 
 
 def _criteria(text: str, u: Understanding) -> None:
-    name, parts = "", []
+    name, parts = "", list[str]()
 
     def close() -> None:
         if name or parts:
@@ -240,7 +240,7 @@ def _one_line(text: str, u: Understanding) -> None:
     items = [" ".join(p.split()) for p in _LINE_SPLIT.split(text)]
     u.areas = [p for p in items if _words(p)]
     for item in u.areas:
-        u.phrases.extend([item, *phrases_of(item)])
+        u.phrases.extend(phrases_of(item) or [item])
 
 
 def understand(text: str, *, free_text: bool = True) -> Understanding:
