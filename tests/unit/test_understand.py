@@ -139,3 +139,12 @@ def test_topics_new_refuses_a_bad_name(isolated_home, tmp_path, name):
     text = tmp_path / "t.txt"
     text.write_text("pruning")
     assert main(["topics", "new", name, "--from-text", str(text)]) == 2
+
+
+def test_topics_show_and_new_are_in_the_completions_and_the_man_page(isolated_home, capsys):
+    assert main(["completions", "bash"]) == 0
+    bash = capsys.readouterr().out
+    assert 'words="show new"' in bash and "topics:--from-text) _paperterm_files" in bash
+    assert main(["manpage"]) == 0
+    page = capsys.readouterr().out
+    assert "show|new" in page and "from\\-text" in page

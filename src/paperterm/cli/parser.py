@@ -446,9 +446,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     tp.add_argument("topic_text", nargs="?", metavar="NAME|TEXT", type=_text,
                     help="a topic's name, or a free text in quotes (show); the new topic's "
                          "name (new)")
-    tp.add_argument("--from-text", metavar="FILE", type=_file_name,
-                    help="new: the topic in your words, from FILE (- for stdin): criteria, "
-                         "prose, keywords or one line")
+    _file(tp.add_argument("--from-text", metavar="FILE", type=_file_name,
+                          help="new: the topic in your words, from FILE (- for stdin): "
+                               "criteria, prose, keywords or one line"))
     sub.add_parser("themes", help="list themes")
 
     zo = sub.add_parser("zotero",
