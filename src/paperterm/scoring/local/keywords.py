@@ -156,8 +156,10 @@ def _terms(topic: Topic) -> list[_Term]:
     for ex in topic.exclude:
         add(ex, 0.0, EXCLUDE_ABSTRACT_FACTOR)
         words = _TOKEN.findall(ex.lower())
-        if len(words) >= 2:  # "reinforcement learning" is also written "RL"
-            seq = ("".join(w[0] for w in words),)
+        acronym = "".join(w[0] for w in words)
+        # "reinforcement learning" is also written "RL" ("image segmentation" never "is")
+        if len(words) >= 2 and acronym not in _STOP:
+            seq = (acronym,)
             terms.setdefault(seq, _Term(ex.strip(), seq, 0.0, EXCLUDE_ABSTRACT_FACTOR))
     for phrase in topic.phrases:  # understood from the topic's words: unless common
         add(phrase, KEYWORD_WEIGHT, common=PHRASE_COMMON[min(len(tokens(phrase)), 2) - 1]
