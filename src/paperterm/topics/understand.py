@@ -54,7 +54,8 @@ anything everything study studying research researching
 _INNER = frozenset({"of", "and", "for", "in", "on", "to"})
 _GENERIC_HEADS = frozenset("""
 models model methods method schemes objectives techniques approaches systems papers
-networks
+networks tricks approximation approximations factorisation factorisations factorization
+factorizations decomposition decompositions
 """.split())  # noqa: SIM905
 _HEADER = re.compile(
     r"^\s*(?:#+\s*)?(?:relevant topics?|research topics?|topics?|keywords?|criteria|"
@@ -283,6 +284,16 @@ def derived_description(keywords: tuple[str, ...] | list[str], areas: list[str],
     return text
 
 
+def ranking_areas(u: Understanding) -> tuple[str, ...]:
+    """The areas the ranking measures closeness to: a sentence of prose is read in its
+    paragraph (it says "it", "on the systems side", "finally"), so each is the sentence
+    followed by every positive sentence; a named area or an item of a line stands alone."""
+    if u.form != "prose" or len(u.areas) < 2:
+        return tuple(u.areas)
+    context = "; ".join(u.areas)
+    return tuple(f"{a}. {context}" for a in u.areas)
+
+
 def understood_text(text: str) -> Topic:
     """The ad-hoc topic of a `--topic "…"` text."""
     text = " ".join(text.split()) if len(text.splitlines()) <= 1 else text.strip()
@@ -290,7 +301,7 @@ def understood_text(text: str) -> Topic:
     description = f"Papers about: {text}" if u.form == "one line" else text
     return Topic(name=text, description=description, exclude=tuple(u.excluded),
                  source="ad-hoc", adhoc=True, foundational=u.foundational,
-                 areas=tuple(u.areas), turned_down=tuple(u.turned_down),
+                 areas=ranking_areas(u), turned_down=tuple(u.turned_down),
                  phrases=tuple(u.phrases))
 
 
@@ -329,7 +340,7 @@ def understood_table(name: str, description: str, lists: dict[str, tuple[str, ..
         source=source,
         follow=lists["follow"],
         foundational=u.foundational,
-        areas=tuple(u.areas),
+        areas=ranking_areas(u),
         turned_down=tuple(u.turned_down),
         phrases=tuple(u.phrases),
     )

@@ -38,6 +38,8 @@ AGAINST = 0.3  # how far closeness to what the topic turns down lowers a paper
 FLOOR, CEILING = 0.05, 0.95  # the blend is bent (not cut) below and above these
 LEARNED = 0.3  # how far what the model learned moves a paper towards 1 (or towards 0)
 TOP_VALUE = 1.3  # the blend's value (before the bend) shown as 10
+SHORT_TEXT_WORDS = 6  # an area of fewer words is short: its closeness is anchored ...
+SHORT_TEXT_SPREAD = 0.2  # ... at least this similarity above the reference's median is 100%
 CLOSE_REASON = 0.6  # closeness from which the reason says so
 LIKE_MIN_LIFT = 0.3  # the learned lift from which the reason names the closest positive
 
@@ -80,7 +82,11 @@ def closest(vectors: np.ndarray, texts: list[str], bg: np.ndarray) -> np.ndarray
         return np.zeros(len(vectors), dtype=np.float32)
     ref = bg @ tv.T
     low, high = np.median(ref, axis=0), np.percentile(ref, 99, axis=0)
-    sims = (vectors @ tv.T - low) / np.maximum(high - low, 1e-6)
+    # a short text ("mixture of experts") is close to few reference papers, so its 99th
+    # percentile sits near its median and any paper near it would be 100% close: anchored
+    short = np.array([len(t.split()) < SHORT_TEXT_WORDS for t in texts])
+    spread = np.where(short, np.maximum(high - low, SHORT_TEXT_SPREAD), high - low)
+    sims = (vectors @ tv.T - low) / np.maximum(spread, 1e-6)
     return np.clip(sims, 0.0, 1.0).max(axis=1).astype(np.float32)
 
 
