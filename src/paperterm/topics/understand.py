@@ -317,6 +317,8 @@ def table_understanding(description: str, keywords: tuple[str, ...] | list[str],
         u = understand(description, free_text=not keywords)
         if keywords and u.form == "one line" and len(u.areas) <= 1:
             u = Understanding("keywords")
+    if u.form == "keywords" and exclude:  # what it turns down is what it excludes
+        u.turned_down = [", ".join(exclude)]
     if foundational is not None:
         u.foundational = foundational
         u.why_foundational = "the topic says so" if foundational else ""

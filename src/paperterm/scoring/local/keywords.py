@@ -165,7 +165,8 @@ def _terms(topic: Topic) -> list[_Term]:
         add(phrase, KEYWORD_WEIGHT, common=PHRASE_COMMON[min(len(tokens(phrase)), 2) - 1]
             if not phrase.isupper() else 1.0)
     if topic.areas or topic.turned_down:  # understood (topics/understand.py)
-        description, negative = "; ".join(topic.areas), "; ".join(topic.turned_down)
+        description = "; ".join(topic.areas) or _split(topic.description)[0]
+        negative = "; ".join(topic.turned_down)
     else:
         description, negative = _split(topic.description)
     for item in description_items(negative):
