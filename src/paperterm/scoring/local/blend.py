@@ -41,7 +41,8 @@ TOP_VALUE = 1.3  # the blend's value (before the bend) shown as 10
 SHORT_TEXT_WORDS = 6  # an area of fewer words is short: its closeness is anchored ...
 SHORT_TEXT_SPREAD = 0.2  # ... at least this similarity above the reference's median is 100%
 CLOSE_REASON = 0.6
-LOOSE_MAX, LOOSE_SLOPE = 0.48, 0.02  # a paper matching nothing, only loosely close: at most 4
+LOOSE_CLOSE = 0.6  # closeness below which a paper is only loosely close (CLOSE_REASON)
+LOOSE_MAX, LOOSE_SLOPE = 0.5, 0.005  # such a paper matching nothing: at most 4
 LIKE_MIN_LIFT = 0.3  # the learned lift from which the reason names the closest positive
 
 _background_lock = threading.Lock()
@@ -162,7 +163,7 @@ def blend(bm25: Sequence[tuple[Score, float]], close: np.ndarray,
             if cue[i].application:
                 reasons.append("application: " + ", ".join(cue[i].application[:3]))
         matched = base > 0
-        if not s.fine and float(close[i]) < CLOSE_REASON and base > LOOSE_MAX:
+        if not s.fine and float(close[i]) < LOOSE_CLOSE and base > LOOSE_MAX:
             # nothing of the topic matched and only loosely close: cues alone never carry it
             base = LOOSE_MAX + LOOSE_SLOPE * (base - LOOSE_MAX)
         base = bounded(base)
