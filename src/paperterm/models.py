@@ -78,6 +78,11 @@ class Topic:
     adhoc: bool = False
     follow: tuple[str, ...] = ()  # followed authors (not criteria: not in the fingerprint)
     foundational: bool = False  # favour foundational work over applications (local ranking)
+    # how its text was understood (topics/understand.py); empty: the ranking reads the
+    # description's "Relevant: a; b Not relevant: c" parts itself (the built-in topics)
+    areas: tuple[str, ...] = ()  # closeness is measured to the closest
+    turned_down: tuple[str, ...] = ()  # closeness to these lowers a paper
+    phrases: tuple[str, ...] = ()  # matched like keywords, unless common (local ranking)
 
     @property
     def criteria_text(self) -> str:
@@ -88,6 +93,12 @@ class Topic:
             "Keywords: " + ", ".join(self.keywords),
             "Exclude: " + ", ".join(self.exclude),
         ]
+        if self.areas:
+            parts.append("Areas: " + "; ".join(self.areas))
+        if self.turned_down:
+            parts.append("Turned down: " + "; ".join(self.turned_down))
+        if self.phrases:
+            parts.append("Phrases: " + ", ".join(self.phrases))
         if self.foundational:
             parts.append("Prefer: foundational work (theory, methods, analysis) over applications")
         return "\n".join(parts)

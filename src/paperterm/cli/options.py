@@ -55,6 +55,9 @@ class Options:
     note_text: str | None = None
     tag_list: str | None = None
     library_action: str | None = None
+    topics_action: str | None = None  # topics show|new
+    topic_text: str | None = None  # topics show NAME|TEXT, topics new NAME
+    from_text: str | None = None  # topics new --from-text FILE|-
     file: str | None = None
     shell: str | None = None  # completions
     names: str | None = None  # completions --names (what the scripts call back)

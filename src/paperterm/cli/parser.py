@@ -437,7 +437,18 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     dr.add_argument("--no-request", action="store_true",
                     help="skip the tiny test request to the model")
 
-    sub.add_parser("topics", help="list topics and where they come from")
+    tp = sub.add_parser("topics", help="list topics and where they come from; show how one "
+                        "is understood (show); write one from a text (new)")
+    tp.add_argument("topics_action", nargs="?", choices=["show", "new"], metavar="show|new",
+                    help="show NAME|TEXT: how a topic (or a free text) is understood and the "
+                         "top 10 of the latest cached day; new NAME --from-text FILE|-: write "
+                         "a topic file from a text, after showing how it was understood")
+    tp.add_argument("topic_text", nargs="?", metavar="NAME|TEXT", type=_text,
+                    help="a topic's name, or a free text in quotes (show); the new topic's "
+                         "name (new)")
+    _file(tp.add_argument("--from-text", metavar="FILE", type=_file_name,
+                          help="new: the topic in your words, from FILE (- for stdin): "
+                               "criteria, prose, keywords or one line"))
     sub.add_parser("themes", help="list themes")
 
     zo = sub.add_parser("zotero",

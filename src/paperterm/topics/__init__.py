@@ -10,6 +10,7 @@ from typing import Any
 from paperterm.models import Topic
 from paperterm.settings import paths
 from paperterm.settings.config import Config, ConfigError, read_toml
+from paperterm.topics.understand import understood_table, understood_text
 
 _TOPIC_KEYS = {"name", "description", "keywords", "exclude", "categories", "follow",
                "foundational"}
@@ -23,29 +24,20 @@ def _topic_from_table(name: str, table: dict[str, Any], source: str) -> Topic:
             f"(known: {', '.join(sorted(_TOPIC_KEYS))})"
         )
     desc = table.get("description", "")
-    if not isinstance(desc, str) or not desc.strip():
-        raise ConfigError(
-            f"{source}: topic '{name}': key 'description' expected a non-empty string"
-        )
+    if not isinstance(desc, str):
+        raise ConfigError(f"{source}: topic '{name}': key 'description' expected a string")
     lists: dict[str, tuple[str, ...]] = {}
     for key in ("keywords", "exclude", "categories", "follow"):
         value = table.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise ConfigError(f"{source}: topic '{name}': key '{key}' expected a list of strings")
         lists[key] = tuple(value)
-    foundational = table.get("foundational", False)
-    if not isinstance(foundational, bool):
+    foundational = table.get("foundational")
+    if foundational is not None and not isinstance(foundational, bool):
         raise ConfigError(f"{source}: topic '{name}': key 'foundational' expected true or false")
-    return Topic(
-        name=name,
-        description=desc.strip(),
-        keywords=lists["keywords"],
-        exclude=lists["exclude"],
-        categories=lists["categories"],
-        source=source,
-        follow=lists["follow"],
-        foundational=foundational,
-    )
+    if not desc.strip() and not lists["keywords"]:
+        raise ConfigError(f"{source}: topic '{name}': give it a 'description' or 'keywords'")
+    return understood_table(name, desc, lists, foundational, source)
 
 
 def _topic_from_file(path: Path, source: str | None = None) -> Topic:
@@ -112,16 +104,7 @@ def resolve_topic(name_or_text: str, config: Config) -> ResolvedTopic:
             f"topic '{name_or_text}' is not defined and has no usable words "
             f"(defined topics: {', '.join(sorted(topics))})"
         )
-    keywords = tuple(dict.fromkeys(words))
-    if len(words) > 1:
-        keywords = (name_or_text.strip(), *keywords)
-    topic = Topic(
-        name=name_or_text.strip(),
-        description=f"Papers about: {name_or_text.strip()}",
-        keywords=keywords,
-        source="ad-hoc",
-        adhoc=True,
-    )
+    topic = understood_text(name_or_text)
     notice = (
         f"'{name_or_text}' is not a defined topic: using it as free text "
         f"(defined: {', '.join(sorted(topics))}; see `paperterm topics`)."

@@ -33,7 +33,10 @@ def split_description(description: str) -> tuple[str, str]:
 
 
 def topic_areas(topic: Topic) -> list[str]:
-    """The texts a paper's closeness to `topic` is measured against (the best one counts)."""
+    """The texts a paper's closeness to `topic` is measured against (the best one counts):
+    the areas it was understood to have (`topics/understand.py`), else its description's."""
+    if topic.areas:
+        return list(topic.areas)
     relevant, _ = split_description(topic.description)
     parts = _parts(relevant)
     if len(parts) >= 2:
@@ -43,6 +46,9 @@ def topic_areas(topic: Topic) -> list[str]:
 
 def turned_down(topic: Topic) -> list[str]:
     """The texts of what `topic` turns down (its "Not relevant:" part, by semicolons); none
-    without such a part or with a single short one."""
+    without such a part or with a single short one; those it was understood to turn down
+    when it has understood areas."""
+    if topic.areas or topic.turned_down:
+        return list(topic.turned_down)
     _, negative = split_description(topic.description)
     return _parts(negative)

@@ -43,6 +43,7 @@ NEGATIVE_DESCRIPTION_FACTOR = 0.7  # a phrase from the description's "Not releva
 COMMON_DF = 0.15  # description items in more of the day's papers than this are ignored
 MAX_DESCRIPTION_WORDS = 3  # longer description items are sentences, not terms
 MAX_REASON_TERMS = 6
+PHRASE_COMMON = (0.05, 0.15)  # a topic's one-word (longer) phrase in more papers is ignored
 
 _TOKEN = re.compile(r"[a-z0-9]+")
 _STOP = frozenset(
@@ -109,6 +110,7 @@ class _Term:
     weight: float  # BM25 weight of a positive term; 0 for exclusions
     factor: float = 1.0  # multiplier when an exclusion matches in the abstract
     weak: bool = False  # a description item (ignored when common on the day)
+    common: float = 1.0  # ignored in more than this share of the papers (a topic's phrase)
 
 
 def description_items(text: str) -> list[str]:
@@ -123,15 +125,24 @@ def description_items(text: str) -> list[str]:
     return out
 
 
+def _split(description: str) -> tuple[str, str]:
+    negative = ""
+    m = _NOT_RELEVANT.search(description)
+    if m:
+        description, negative = description[: m.start()], description[m.end() :]
+    return _RELEVANT.sub("", description), negative
+
+
 def _terms(topic: Topic) -> list[_Term]:
     terms: dict[tuple[str, ...], _Term] = {}
 
-    def add(label: str, weight: float, factor: float = 1.0, weak: bool = False) -> None:
+    def add(label: str, weight: float, factor: float = 1.0, weak: bool = False,
+            common: float = 1.0) -> None:
         seq = tuple(tokens(label))
         if not seq or (len(seq) == 1 and (seq[0] in _STOP or len(seq[0]) < 2)):
             return
         if seq not in terms:  # the first (strongest) kind wins: keywords, excludes, ...
-            terms[seq] = _Term(label.strip(), seq, weight, factor, weak)
+            terms[seq] = _Term(label.strip(), seq, weight, factor, weak, common)
 
     # free text ("speculative decoding"): its phrase is the topic, its words alone only
     # weak hints ("encoder-decoder" is not about it)
@@ -145,22 +156,26 @@ def _terms(topic: Topic) -> list[_Term]:
     for ex in topic.exclude:
         add(ex, 0.0, EXCLUDE_ABSTRACT_FACTOR)
         words = _TOKEN.findall(ex.lower())
-        if len(words) >= 2:  # "reinforcement learning" is also written "RL"
-            seq = ("".join(w[0] for w in words),)
+        acronym = "".join(w[0] for w in words)
+        # "reinforcement learning" is also written "RL" ("image segmentation" never "is")
+        if len(words) >= 2 and acronym not in _STOP:
+            seq = (acronym,)
             terms.setdefault(seq, _Term(ex.strip(), seq, 0.0, EXCLUDE_ABSTRACT_FACTOR))
-    description = topic.description
-    negative = ""
-    m = _NOT_RELEVANT.search(description)
-    if m:
-        description, negative = description[: m.start()], description[m.end() :]
-    description = _RELEVANT.sub("", description)
+    for phrase in topic.phrases:  # understood from the topic's words: unless common
+        add(phrase, KEYWORD_WEIGHT, common=PHRASE_COMMON[min(len(tokens(phrase)), 2) - 1]
+            if not phrase.isupper() else 1.0)
+    if topic.areas or topic.turned_down:  # understood (topics/understand.py)
+        description = "; ".join(topic.areas) or _split(topic.description)[0]
+        negative = "; ".join(topic.turned_down)
+    else:
+        description, negative = _split(topic.description)
     for item in description_items(negative):
         if len(item.split()) >= 2:  # single words there are too broad ("benchmarks")
             add(item, 0.0, NEGATIVE_DESCRIPTION_FACTOR)
     # a topic without keywords (free text) is its description: its items count in full
-    weight = DESCRIPTION_WEIGHT if topic.keywords else KEYWORD_WEIGHT
+    weight = DESCRIPTION_WEIGHT if topic.keywords or topic.phrases else KEYWORD_WEIGHT
     for item in description_items(description):
-        add(item, weight, weak=bool(topic.keywords))
+        add(item, weight, weak=bool(topic.keywords or topic.phrases))
     return list(terms.values())
 
 
@@ -252,7 +267,7 @@ def scores_and_exclusions(papers: Sequence[Paper], topic: Topic,
                     factor *= term.factor ** min(in_abstract, EXCLUDE_MAX_MENTIONS)
                 negs.append(term.label)
                 continue
-            if term.weak and df[k] > common:
+            if (term.weak and df[k] > common) or df[k] > term.common * n_docs:
                 continue
             tf = TITLE_WEIGHT * in_title + in_abstract
             contribution = term.weight * idf[k] * tf * (K1 + 1) / (tf + norm)
