@@ -55,7 +55,20 @@ def score_day(s: Session, *, progress: bool, out: TextIO | None = None,
         raise exc
     if not s.settings.use_llm:  # the local ranking: a score for each paper it ranked
         return [by_id[p.id] for p in papers if p.id in by_id], summary
-    return service.one_per_paper(papers, by_id), summary
+    scores = service.one_per_paper(papers, by_id)
+    if any(sc.status == "unscored" for sc in scores):
+        # the papers the model did not reach keep their local value, as the day list shows
+        from paperterm.day.scores import local_stand_ins
+        from paperterm.store import open_or_unavailable
+
+        store = open_or_unavailable(s.open_store)
+        try:
+            kept = local_stand_ins(store, papers, s.topic, {sc.paper_id: sc for sc in scores},
+                                   day=s.day.label)
+        finally:
+            store.close()
+        scores = [kept[p.id] for p in papers]
+    return scores, summary
 
 
 def exit_code(summary: RunSummary, scores: list[Score]) -> int:
