@@ -220,7 +220,28 @@ def library_local(store: Store, papers: Sequence[Paper], topic: Topic,
     score its day list shows first while the blend is on its way (PROVISIONAL). A paper
     whose day was never ranked for the topic has no score yet (as a large day's list shows
     it until its ranking comes) and is left out. The embedding model is never loaded: a
-    search answers in a fraction of a second whatever days its hits are of."""
+    search answers in a fraction of a second whatever days its hits are of.
+
+    A topic that follows authors the days were ranked without (followed since): the
+    ranking without the follows, with their boost (`boost_followed`), as the day list
+    shows it once ranked again."""
+    out = _library_local(store, papers, topic)
+    rest = [p for p in papers if p.id not in out]
+    if rest and topic.follow:
+        from dataclasses import replace
+
+        from paperterm.scoring.local.follow import boost_followed
+
+        plain = _library_local(store, rest, replace(topic, follow=()))
+        found = [p for p in rest if p.id in plain]
+        boosted = boost_followed([plain[p.id].score for p in found], found, topic)
+        out.update((p.id, ShownScore(b, plain[p.id].provenance))
+                   for p, b in zip(found, boosted, strict=True))
+    return out
+
+
+def _library_local(store: Store, papers: Sequence[Paper], topic: Topic,
+                   ) -> dict[str, ShownScore]:
     from paperterm.scoring.local import cache, keywords
 
     if not papers:
