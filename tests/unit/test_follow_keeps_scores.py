@@ -41,4 +41,4 @@ def test_search_and_starred_keep_their_scores_after_a_follow(cli, isolated_home)
     # the day ranked again with the follow shows what search showed
     day = {r["id"]: r for r in map(json.loads, cli(
         "score", "--date", DAY.isoformat(), "--offline", "--json").stdout.splitlines())}
-    assert day[lora[0].id]["relevance"] == starred[0]["relevance"], (by_id[lora[0].id], day[lora[0].id])
+    assert day[lora[0].id]["relevance"] == starred[0]["relevance"]
