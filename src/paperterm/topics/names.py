@@ -13,23 +13,9 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TypeVar
 
+from paperterm.text.wordforms import distance
+
 T = TypeVar("T")
-
-
-def distance(a: str, b: str) -> int:
-    """The optimal string alignment distance: insertions, deletions, substitutions and
-    swaps of two neighbouring characters each cost one."""
-    if a == b:
-        return 0
-    rows = [list(range(len(b) + 1))]
-    for i, ca in enumerate(a, 1):
-        row = [i] + [0] * len(b)
-        for j, cb in enumerate(b, 1):
-            row[j] = min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + (ca != cb))
-            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
-                row[j] = min(row[j], rows[-2][j - 2] + 1)
-        rows.append(row)
-    return rows[-1][-1]
 
 
 def allowed(name: str) -> int:
