@@ -290,3 +290,26 @@ def test_starred_lists_the_reading_list_of_every_day(cli, library):
     none = cli("starred", "--since", "2027-01-01")
     assert none.returncode == 0 and none.stdout == ""
     assert "no starred papers since 2027-01-01" in none.stderr
+
+
+def test_starred_since_filters_by_when_the_star_was_given(cli, library):
+    """Issue 32: `starred --since` is the announcement day; `--starred-since` the star's."""
+    import time
+
+    from paperterm.store import Store
+
+    assert cli("star", "2603.00001", "2603.00101").returncode == 0
+    store = Store.open(library.db)
+    try:  # one star given ten days ago
+        store.conn.execute("UPDATE user_state SET starred_at = ? WHERE id = '2603.00001'",
+                           (time.time() - 10 * 86400,))
+        store.conn.commit()
+    finally:
+        store.close()
+    recent = json.loads(cli("starred", "--starred-since", "week", "--json").stdout)
+    assert [r["id"] for r in recent] == ["2603.00101"]
+    both = json.loads(cli("starred", "--starred-since", "2000-01-01", "--json").stdout)
+    assert {r["id"] for r in both} == {"2603.00001", "2603.00101"}
+    # --since still means the announcement day: 03-03 only
+    announced = json.loads(cli("starred", "--since", "2026-03-03", "--json").stdout)
+    assert [r["id"] for r in announced] == ["2603.00101"]

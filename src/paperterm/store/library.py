@@ -46,12 +46,19 @@ class Selection(NamedTuple):  # (defined on every start: a tenth of a frozen dat
     tag: str | None = None
     day: date | None = None  # announced (or first cached) on this day
     since: date | None = None  # ... on or after this day
+    starred_since: date | None = None  # starred on or after this (local) day
 
     def where(self) -> tuple[str, list[object]]:
         sql: list[str] = []
         args: list[object] = []
         if self.starred:
             sql.append("p.id IN (SELECT id FROM user_state WHERE starred = 1)")
+        if self.starred_since:
+            import datetime as dt
+
+            sql.append("p.id IN (SELECT id FROM user_state WHERE starred = 1 "
+                       "AND starred_at >= ?)")
+            args.append(dt.datetime.combine(self.starred_since, dt.time()).timestamp())
         if self.tag:
             sql.append("p.id IN (SELECT id FROM tags WHERE tag = ?)")
             args.append(normal_tag(self.tag))

@@ -284,6 +284,12 @@ _MIGRATIONS: list[str] = [
         FROM fts_docs d JOIN papers p ON p.id = d.id
         AND p.version = (SELECT max(version) FROM papers WHERE id = d.id)
     """,
+    # 18: when a star was given (`starred --starred-since`, issue 32); stars from before:
+    # when the paper was first read (a star marks it read)
+    """
+    ALTER TABLE user_state ADD COLUMN starred_at REAL;
+    UPDATE user_state SET starred_at = seen_at WHERE starred = 1;
+    """,
 ]
 
 SCHEMA_VERSION = len(_MIGRATIONS)
