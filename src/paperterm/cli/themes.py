@@ -10,9 +10,8 @@ from paperterm.cli.session import load_user_config
 
 def run(opts: Options) -> int:
     from paperterm.cli.reader import builtin_theme_names
-    from paperterm.settings.theming import load_themes
-
     from paperterm.settings.reader_state import remembered_theme
+    from paperterm.settings.theming import load_themes
 
     config = load_user_config(opts)
     current = opts.theme or config.theme
