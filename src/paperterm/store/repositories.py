@@ -13,7 +13,7 @@ from paperterm.store.enrichment import EnrichmentQueries
 from paperterm.store.feedback import FeedbackQueries
 from paperterm.store.follows import FollowQueries
 from paperterm.store.health import HealthQueries
-from paperterm.store.library_io import LibraryIO
+from paperterm.store.library_io import LearnedIO
 from paperterm.store.local_scores import LocalScoreQueries
 from paperterm.store.notes import NoteQueries
 from paperterm.store.papers import PaperQueries
@@ -38,7 +38,7 @@ class ScoreCache(ScoreQueries, LocalScoreQueries, EmbeddingQueries):
     local ranking per day, paper embeddings."""
 
 
-class Library(LibraryIO, SimilarQueries, PositiveQueries):
+class Library(LearnedIO, SimilarQueries, PositiveQueries):
     """Every cached paper across days: by id, by selection, full-text search, similar
     papers, the library's export and import, and the positives `learn` recorded."""
 
