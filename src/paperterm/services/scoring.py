@@ -180,17 +180,19 @@ class RunEstimate:
                 f"{cost}")
 
     def over(self, limit: float) -> bool:
-        """Worth asking first: more than `limit` dollars (or an unknown price for papers
-        to send); `limit` 0 never asks."""
-        if limit <= 0 or not self.papers:
+        """Worth asking first: more than `limit` dollars; `limit` 0 never asks, nor does an
+        unknown price (a local server such as ollama; `--budget` refuses one anyway)."""
+        if limit <= 0 or not self.papers or self.cost is None:
             return False
-        return self.cost is None or self.cost > limit
+        return self.cost > limit
 
 
 def estimate_run(papers: Sequence[Paper], topic: Topic, settings: ScoringSettings,
-                 open_store: StoreFactory) -> RunEstimate:
+                 open_store: StoreFactory, *, load_prices: bool = True) -> RunEstimate:
     """The estimate of scoring `papers` with the configured model: cached scores cost
-    nothing; a paper's prompt from its text, its reply at the engine's first guess."""
+    nothing; a paper's prompt from its text, its reply at the engine's first guess.
+    Without `load_prices`, litellm's price map is used only if litellm is loaded already
+    (the reader's UI thread never waits seconds for its import; else the config's price)."""
     from paperterm.scoring.cache import cached_results
     from paperterm.scoring.estimate import START_PER_PAPER
     from paperterm.scoring.prefilter import CHARS_PER_TOKEN, PAPER_OVERHEAD
@@ -210,32 +212,37 @@ def estimate_run(papers: Sequence[Paper], topic: Topic, settings: ScoringSetting
               + len(todo) * PAPER_OVERHEAD + batches * PROMPT_PER_BATCH)
     completion = len(todo) * START_PER_PAPER
     return RunEstimate(len(todo), prompt + completion,
-                       _price(settings, prompt, completion) if todo else 0.0)
+                       _price(settings, prompt, completion, load_prices) if todo else 0.0)
 
 
-def _price(settings: ScoringSettings, prompt: int, completion: int) -> float | None:
+def _price(settings: ScoringSettings, prompt: int, completion: int,
+           load_prices: bool) -> float | None:
+    import sys
+
     from paperterm.scoring.pricing import model_price
 
     options = settings.model_options
+    litellm = None
     if options.input_price is None or options.output_price is None:
+        if not load_prices and "litellm" not in sys.modules:
+            return None
         from paperterm.scoring.provider import import_litellm
 
         litellm = import_litellm()
-    else:
-        litellm = None
     price = model_price(litellm, settings.model, options)
     return None if price is None else price.cost(prompt, completion)
 
 
 def ask_first(papers: Sequence[Paper], topic: Topic, settings: ScoringSettings,
-              open_store: StoreFactory, limit: float, *, then: str) -> str | None:
+              open_store: StoreFactory, limit: float, *, then: str,
+              load_prices: bool = True) -> str | None:
     """The line to show before a model run expected to cost more than `limit` dollars
     (config `confirm_cost`; its estimate, and `then`: what happens meanwhile), or None to
     go ahead (0 never asks; no estimate: the budget still applies)."""
     if limit <= 0 or not settings.use_llm:
         return None
     try:
-        estimate = estimate_run(papers, topic, settings, open_store)
+        estimate = estimate_run(papers, topic, settings, open_store, load_prices=load_prices)
     except Exception:
         return None
     if not estimate.over(limit):

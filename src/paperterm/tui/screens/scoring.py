@@ -341,7 +341,8 @@ class ScoringController(DayController):
 
         return ask_first(papers, self.view.topic, self.session.settings,
                          self.session.open_store, self.session.config.confirm_cost,
-                         then="ranked locally; press r to score with the model")
+                         then="ranked locally; press r to score with the model",
+                         load_prices=False)
 
     # -- the LLM worker's messages ---------------------------------------------------------
 
