@@ -79,3 +79,19 @@ def test_readme_installs_as_a_tool_and_develops_with_python3():
     assert "python -m venv" not in development.replace("python3 -m venv", "")
     # .ci/run makes its dev venv with the Development section's command
     assert 'pip install -e ".[dev]"' in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+
+
+def test_themes_says_both_the_configs_theme_and_the_one_chosen_with_T(cli, isolated_home):
+    """Issue 32: `themes` marked the config's theme while the reader opened the one
+    remembered from `T`."""
+    from paperterm.settings.reader_state import remember_theme
+
+    assert remember_theme("paperterm-light", "paperterm-dark") is None
+    isolated_home.config.parent.mkdir(parents=True, exist_ok=True)
+    isolated_home.config.write_text('theme = "paperterm-dark"\n', encoding="utf-8")
+    lines = cli("themes").stdout.splitlines()
+    assert any(ln.startswith("T paperterm-light ") for ln in lines)
+    assert any(ln.startswith("* paperterm-dark ") for ln in lines)
+    assert any("which the reader opens" in ln for ln in lines)
+    assert not any(ln.startswith("T ") for ln in cli("themes", "--theme", "nord").stdout
+                   .splitlines())

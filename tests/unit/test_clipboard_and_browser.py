@@ -68,3 +68,41 @@ def test_doctor_names_the_clipboard_tool_c_falls_back_to(cli, tmp_path):
                                            "PATH": str(tmp_path)})
     found = next(line for line in r.stdout.splitlines() if "clipboard" in line)
     assert found.lstrip().startswith("ok") and "xclip" in found, found
+
+
+# -- issue 32 (low): copy works over SSH: OSC 52 when no local clipboard is reachable -----
+
+def test_over_ssh_the_remote_machines_clipboard_tools_are_not_the_users():
+    found = {"wl-copy": "/bin/wl-copy", "xclip": "/bin/xclip", "pbcopy": "/bin/pbcopy"}.get
+    ssh = {"SSH_CONNECTION": "10.0.0.2 5000 10.0.0.1 22"}
+    assert system_tool({**ssh, "DISPLAY": ":0", "WAYLAND_DISPLAY": "w-0"}, found) is None
+    assert system_tool(ssh, found) is None  # not pbcopy either
+    forwarded = system_tool({**ssh, "DISPLAY": "localhost:10.0"}, found)
+    assert forwarded == ["/bin/xclip", "-selection", "clipboard"]  # ssh -X: the user's
+
+
+def test_copy_over_ssh_sends_osc52_through_textual_and_says_so(monkeypatch):
+    from paperterm.tui import copying
+
+    class App:
+        def __init__(self) -> None:
+            self.copied: list[str] = []
+            self.said: list[str] = []
+
+        def copy_to_clipboard(self, text: str) -> None:  # Textual's: the OSC 52 escape
+            self.copied.append(text)
+
+        def say(self, text: str, *args: object, **kwargs: object) -> None:
+            self.said.append(text)
+
+    for var in list(os.environ):
+        if var.startswith(("SSH_", "TMUX", "STY", "KITTY", "WT_", "ALACRITTY", "TERM_PRO")):
+            monkeypatch.delenv(var)
+    monkeypatch.setenv("SSH_CONNECTION", "10.0.0.2 5000 10.0.0.1 22")
+    monkeypatch.setenv("DISPLAY", ":0")  # the remote desktop's: xclip would copy there
+    monkeypatch.setattr(copying, "system_tool", lambda env: system_tool(
+        env, {"xclip": "/bin/xclip"}.get))
+    app = App()
+    copying.copy_text(app, "@misc{key2026}", "BibTeX entry key2026")  # type: ignore[arg-type]
+    assert app.copied == ["@misc{key2026}"]
+    assert app.said and "over SSH" in app.said[0] and "OSC 52" in app.said[0]

@@ -185,3 +185,16 @@ def test_paths_follow_env(isolated_home, monkeypatch, tmp_path):
     assert paths.config_file().name == "config.toml"
     assert paths.config_file() != isolated_home.config
     assert paths.data_dir() != isolated_home.home
+
+
+def test_the_starter_config_points_to_docs_that_exist(isolated_home, cli):
+    """Issue 32: it pointed to a README section "Configuration" that does not exist."""
+    import re
+
+    assert cli("config", "--init").returncode == 0
+    text = isolated_home.config.read_text(encoding="utf-8")
+    root = Path(__file__).resolve().parents[2]
+    named = re.findall(r"# Docs: (\S+)", text)
+    assert named and all((root / doc).is_file() for doc in named)
+    for doc, section in re.findall(r'(\S+\.md), section "([^"]+)"', text):
+        assert f"# {section}\n" in (root / doc).read_text(encoding="utf-8")

@@ -14,7 +14,7 @@ from paperterm.scoring.local import rank_locally
 from paperterm.scoring.local.follow import FOLLOW_BOOST, local_key
 from paperterm.settings.config import ConfigError, parse_config
 from paperterm.store import Store
-from paperterm.topics import all_topics
+from paperterm.topics import all_topics, resolve_topic
 from paperterm.topics.follows import Followed, following, merged, name_key
 
 FEED = Path(__file__).resolve().parents[2] / "examples" / "arxiv-2026-02-25.xml"
@@ -56,7 +56,8 @@ def test_a_topic_has_its_own_follow_list_outside_its_criteria():
     # following someone never invalidates the model's cached scores
     assert topic.fingerprint == replace(topic, follow=()).fingerprint
     with pytest.raises(ConfigError, match="'follow' expected a list of strings"):
-        all_topics(parse_config({"topics": {"m": {"description": "x", "follow": 3}}}, "c"))
+        resolve_topic("m", parse_config({"topics": {"m": {"description": "x", "follow": 3}}},
+                                        "c"))
 
 
 def test_a_followed_authors_paper_is_boosted_and_says_why(day, topic):

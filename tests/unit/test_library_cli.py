@@ -290,3 +290,63 @@ def test_starred_lists_the_reading_list_of_every_day(cli, library):
     none = cli("starred", "--since", "2027-01-01")
     assert none.returncode == 0 and none.stdout == ""
     assert "no starred papers since 2027-01-01" in none.stderr
+
+
+def test_starred_since_filters_by_when_the_star_was_given(cli, library):
+    """Issue 32: `starred --since` is the announcement day; `--starred-since` the star's."""
+    import time
+
+    from paperterm.store import Store
+
+    assert cli("star", "2603.00001", "2603.00101").returncode == 0
+    store = Store.open(library.db)
+    try:  # one star given ten days ago
+        store.conn.execute("UPDATE user_state SET starred_at = ? WHERE id = '2603.00001'",
+                           (time.time() - 10 * 86400,))
+        store.conn.commit()
+    finally:
+        store.close()
+    recent = json.loads(cli("starred", "--starred-since", "week", "--json").stdout)
+    assert [r["id"] for r in recent] == ["2603.00101"]
+    both = json.loads(cli("starred", "--starred-since", "2000-01-01", "--json").stdout)
+    assert {r["id"] for r in both} == {"2603.00001", "2603.00101"}
+    # --since still means the announcement day: 03-03 only
+    announced = json.loads(cli("starred", "--since", "2026-03-03", "--json").stdout)
+    assert [r["id"] for r in announced] == ["2603.00101"]
+
+
+def test_a_backup_carries_follows_not_interested_and_learn_records(cli, library, tmp_path,
+                                                                   monkeypatch):
+    """Issue 32: `library export` dropped followed authors, "not interested" marks and
+    `learn` positives; a backup carries everything the ranking learned from."""
+    from paperterm.services.marks import MarksService
+    from paperterm.store.positives import Positive
+
+    store = Store.open(library.db)
+    try:
+        store.marks.set_followed("Grace Hopper", "grace hopper", True)
+        marks = MarksService(store, "moe")
+        marks.set_dismissed(["2603.00002"], True)
+        marks.record_positives("bib:/refs.bib", [Positive("2603.00101", "Quantization")])
+        expected = (store.marks.followed_authors(), store.marks.training_examples("moe"))
+    finally:
+        store.close()
+    out = tmp_path / "lib.json"
+    assert cli("library", "export", str(out)).returncode == 0
+    learned = json.loads(out.read_text(encoding="utf-8"))["learned"]
+    assert [r["name"] for r in learned["followed_authors"]] == ["Grace Hopper"]
+    assert [(r["id"], r["topic"]) for r in learned["not_interested"]] == [("2603.00002", "moe")]
+    assert [r["id"] for r in learned["positives"]] == ["2603.00101"]
+
+    monkeypatch.setenv("PAPERTERM_HOME", str(tmp_path / "other-machine"))
+    proc = cli("library", "import", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert "3 followed authors, not-interested marks and learn records added" in proc.stderr
+    store = Store.open(tmp_path / "other-machine" / "paperterm.sqlite3")
+    try:
+        restored = (store.marks.followed_authors(), store.marks.training_examples("moe"))
+    finally:
+        store.close()
+    key = lambda examples: sorted((e.id, e.kind) for e in examples)  # noqa: E731
+    assert restored[0] == expected[0] and key(restored[1]) == key(expected[1])
+    assert "learn records added" not in cli("library", "import", str(out)).stderr

@@ -69,3 +69,23 @@ def test_digests_get_the_same_cleanup(fmt):
     assert "Rémi Dupont" in text and "Ana López" in text
     assert "3%" in text and "𝒪(n)" in text
     assert "\\'" not in text and "textbf" not in text
+
+
+# -- issue 32: no math half converted in the preview -------------------------------------
+
+def test_math_with_a_script_that_has_no_unicode_form_is_rendered_the_rest_plainly():
+    from paperterm.text.texrender import tex_to_unicode
+
+    # the feed gave α in Unicode; the subscript has no Unicode letters: the span stayed TeX
+    assert tex_to_unicode(r"$\mathcal{F} = α_{\text{BC}}$") == "ℱ = α_BC"
+    assert tex_to_unicode(r"$\mathcal{O}\left(nε_{\text{BC}}/(1-γ)^2\right)$") == (
+        "𝒪(nε_BC/(1-γ)²)")
+    assert tex_to_unicode(r"$O(T^{1/2})$") == "O(T^(1/2))"
+
+
+def test_math_the_feed_already_gave_in_unicode_loses_its_dollars_but_prose_keeps_them():
+    from paperterm.text.texrender import tex_to_unicode
+
+    assert tex_to_unicode("with $β= 0$ and $p = 0.026$") == "with β= 0 and p = 0.026"
+    assert tex_to_unicode("costs $5 and $6") == "costs $5 and $6"
+    assert tex_to_unicode("costs $5 or $6") == "costs $5 or $6"

@@ -30,7 +30,8 @@ def found(text: str) -> list[int]:
 def test_words_not_substrings():
     assert found("MoE") == [0]  # never "Moein"
     assert found("moein") == [1]
-    assert found("expert") == []  # a word, not the start of "experts"
+    assert found("expert") == [2, 3]  # its family: "experts" (issue 32, as search does)
+    assert found("exper") == []  # a word, not the start of "experts"
     assert found("expert*") == [2, 3]  # unless asked for a prefix
 
 
@@ -58,3 +59,36 @@ def test_spans_point_into_the_shown_text():
     got = [text[a:b] for a, b in spans(text, parse_query('strasse remi moe "mixture of experts"'))]
     assert got == ["Straße", "Rémi", "MoE", "mixture-of-experts"]
     assert spans("Moein", keyword_terms(["MoE"])) == []
+
+
+# -- issue 32 item 6: the filter matches as search does: families, spellings, typos --------
+
+FORMS = make_entries([
+    _paper(0, "Learned routers for sparse models"),
+    _paper(1, "Optimal transport, revisited"),
+    _paper(2, "An optimiser for post-training quantisation"),
+    _paper(3, "Taming Momentum in adaptive optimizers"),
+])
+
+
+def forms(text: str) -> list[int]:
+    return [e.order for e in filter_entries(FORMS, FilterState(text=text))]
+
+
+def test_the_filter_matches_word_families_and_spellings():
+    assert forms("router") == [0]  # "/router" finds "routers"
+    assert forms("routing") == [0]
+    assert forms("optimizer") == [2, 3]  # British "optimiser" too, never "Optimal"
+    assert forms("quantization") == [2]
+    assert forms("optimal") == [1]
+
+
+def test_the_filter_forgives_a_typo_of_a_word_the_list_holds():
+    assert forms("momentun") == [3]
+    assert forms("taming momentun optimiser") == [3]
+    assert forms("zyzzyva") == []  # nothing near: nothing
+
+
+def test_the_family_is_highlighted_too():
+    text = "Learned routers for sparse models"
+    assert [text[a:b] for a, b in spans(text, parse_query("router"))] == ["routers"]

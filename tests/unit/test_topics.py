@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from paperterm.settings.config import Config, ConfigError, load_config
@@ -125,11 +127,20 @@ def test_defined_topic_has_no_notice():
     ],
 )
 def test_broken_topic_file_is_named(isolated_home, text, needle):
+    """Issue 30: a topic file that cannot be read names the file and line, stops only the
+    commands that use it, and the others run and say once that it was skipped."""
     path = _topic_file(isolated_home, "broken", text)
+    config = load_config()
+    assert "broken" not in all_topics(config) and "moe" in all_topics(config)
     with pytest.raises(ConfigError) as info:
-        all_topics(load_config())
+        resolve_topic("broken", config)
     assert str(path) in str(info.value)
     assert needle in str(info.value)
+    assert re.search(rf"{re.escape(str(path))}, line \d+: ", str(info.value))
+    other = resolve_topic("moe", config)
+    assert other.topic.name == "moe"
+    assert other.skipped is not None and str(path) in other.skipped
+    assert "skipped topic 'broken'" in other.skipped
 
 
 def test_topics_command_lists_sources(isolated_home, cli):
@@ -154,7 +165,58 @@ def test_topics_command_lists_sources(isolated_home, cli):
 def test_topics_command_broken_file(isolated_home, cli):
     path = _topic_file(isolated_home, "broken", "description = \n")
     result = cli("topics")
-    assert result.returncode == 2
+    assert result.returncode == 0  # the other topics are listed
     assert "Traceback" not in result.stderr
-    assert str(path) in result.stderr
+    assert f"{path}, line 1: invalid TOML" in result.stderr
+    assert result.stderr.count("\n") == 1
+    assert "moe" in result.stdout and "cannot be read" in result.stdout
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+# -- issue 32 item 2: a mistyped topic is that topic, or "did you mean", never silent ------
+
+
+@pytest.mark.parametrize("typed", ["MoE", "moe", " Agents ", "AGENTS"])
+def test_a_topic_up_to_case_is_that_topic(typed):
+    resolved = resolve_topic(typed, Config())
+    assert resolved.topic.name == typed.strip().lower()
+    assert not resolved.topic.adhoc and resolved.notice is None
+
+
+@pytest.mark.parametrize(("typed", "meant"), [("agnets", "agents"), ("agent", "agents"),
+                                              ("mo", "moe"), ("interpretabilty",
+                                                              "interpretability")])
+def test_a_near_miss_is_an_error_that_says_what_was_meant(typed, meant):
+    with pytest.raises(ConfigError, match=f"did you mean '{meant}'\\?"):
+        resolve_topic(typed, Config())
+
+
+@pytest.mark.parametrize("text", ["lora", "speculative decoding", "agnets papers",
+                                  "diffusion"])
+def test_free_text_stays_possible_and_says_so(text):
+    resolved = resolve_topic(text, Config())
+    assert resolved.topic.adhoc
+    assert resolved.notice is not None and resolved.notice.startswith("Free-text topic")
+
+
+def test_cli_topic_typos_exit_2_from_the_flag_and_the_config(cli, isolated_home):
+    typo = cli("score", "--sample", "--topic", "agnets", "--json", "--limit", "1")
+    assert typo.returncode == 2
+    assert "did you mean 'agents'?" in typo.stderr and typo.stderr.count("\n") == 1
+    case = cli("score", "--sample", "--topic", "MoE", "--json", "--limit", "1")
+    assert case.returncode == 0 and "Free-text" not in case.stderr
+    _config_with(isolated_home, 'topic = "agnets"\n')
+    configured = cli("score", "--sample", "--json", "--limit", "1")
+    assert configured.returncode == 2
+    assert str(isolated_home.config) in configured.stderr
+    assert "did you mean 'agents'?" in configured.stderr
+
+
+def test_a_bad_topic_file_never_stops_commands_that_do_not_use_it(cli, isolated_home):
+    path = _topic_file(isolated_home, "graphs", 'description = "x"\nkeywordz = ["a"]\n')
+    ok = cli("score", "--sample", "--topic", "moe", "--json", "--limit", "1")
+    assert ok.returncode == 0, ok.stderr
+    assert ok.stderr.count(f"skipped topic 'graphs' ({path}, line 2:") == 1
+    stopped = cli("score", "--sample", "--topic", "graphs", "--json", "--limit", "1")
+    assert stopped.returncode == 2 and f"{path}, line 2:" in stopped.stderr
+    assert "keywordz" in stopped.stderr

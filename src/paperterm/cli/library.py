@@ -20,7 +20,7 @@ from paperterm.text.hygiene import clean_paper
 def run(opts: Options) -> int:
     assert opts.file is not None
     if opts.library_action == "import":
-        records, papers, days = _read(opts.file)
+        records, papers, days, learned = _read(opts.file)
     notices: list[str] = []
     store = open_store(notices)
     for notice in notices:
@@ -28,20 +28,25 @@ def run(opts: Options) -> int:
     try:
         if opts.library_action == "export":
             records = store.library.library_records()
-            text = dumps(records, time.strftime("%Y-%m-%dT%H:%M:%S%z"))
+            learned = store.library.learned_records()
+            text = dumps(records, time.strftime("%Y-%m-%dT%H:%M:%S%z"), learned)
         else:
             counts = store.library.import_records(records, papers, days)
+            taught = store.library.import_learned(learned)
     finally:
         store.close()
     if opts.library_action == "export":
         _write(opts.file, text)
-        print(f"{opts.file}: {len(records)} papers exported", file=sys.stderr)
+        print(f"{opts.file}: {len(records)} papers exported, with "
+              + ", ".join(f"{len(rows)} {name.replace('_', ' ')}"
+                          for name, rows in learned.items()), file=sys.stderr)
     else:
         print(f"{opts.file}: {counts.papers} papers read: {counts.changed} added or "
               f"updated, {counts.unchanged} unchanged" + (
                   f" ({counts.added_papers} new to the cache, {counts.starred} stars, "
-                  f"{counts.notes} notes, {counts.tags} tags added)" if counts.changed else ""),
-              file=sys.stderr)
+                  f"{counts.notes} notes, {counts.tags} tags added)" if counts.changed else "")
+              + (f"; {taught} followed authors, not-interested marks and learn records "
+                 "added" if taught else ""), file=sys.stderr)
     return EXIT_OK
 
 
@@ -54,9 +59,11 @@ def _write(name: str, text: str) -> None:
     write_text(Path(name), text)
 
 
-def _read(name: str) -> tuple[list[dict[str, object]], list[Paper], dict[str, str]]:
-    """Records, the papers they carry, and those papers' days; UserError for anything that
-    is not a paperterm library file (nothing is imported then)."""
+def _read(name: str) -> tuple[list[dict[str, object]], list[Paper], dict[str, str],
+                             dict[str, list[dict[str, object]]]]:
+    """Records, the papers they carry, those papers' days and what the ranking learned
+    from (`_learned`); UserError for anything that is not a paperterm library file (nothing
+    is imported then)."""
     try:
         raw = (limits.read_stdin("stdin", limits.MAX_IMPORT_FILE)
                if name == "-" else limits.read_path(Path(name), name, limits.MAX_IMPORT_FILE))
@@ -90,7 +97,45 @@ def _read(name: str) -> tuple[list[dict[str, object]], list[Paper], dict[str, st
             papers.append(paper)
             if isinstance(r.get("day"), str):
                 days[paper.id] = r["day"]
-    return records, papers, days
+    try:
+        learned = _learned(data.get("learned") or {})
+    except (TypeError, ValueError) as exc:
+        raise UserError(f"{name}: learned: {exc}") from None
+    return records, papers, days, learned
+
+
+def _learned(data: object) -> dict[str, list[dict[str, object]]]:
+    """Followed authors, "not interested" marks and `learn` positives, checked."""
+    from paperterm.store.library_io import LEARNED
+
+    if not isinstance(data, dict):
+        raise TypeError("expected an object")
+    out: dict[str, list[dict[str, object]]] = {}
+    for name, cols in LEARNED.items():
+        rows = data.get(name) or []
+        if not isinstance(rows, list):
+            raise TypeError(f"{name} must be a list")
+        checked = []
+        for n, row in enumerate(rows, 1):
+            if not isinstance(row, dict):
+                raise TypeError(f"{name} {n}: expected an object")
+            item: dict[str, object] = {}
+            for col in cols:
+                value = row.get(col)
+                if col.endswith("_at"):
+                    item[col] = _time(value, col) or 0.0
+                elif not isinstance(value, str) or (col in ("id", "key", "name") and not value):
+                    raise ValueError(f"{name} {n}: {col} must be a string")
+                else:
+                    item[col] = value
+            if "id" in item:
+                parsed = parse_arxiv_id(str(item["id"]))
+                if parsed is None:
+                    raise ValueError(f"{name} {n}: not an arXiv id: {item['id']!r}")
+                item["id"] = parsed.id
+            checked.append(item)
+        out[name] = checked
+    return out
 
 
 def _time(value: object, what: str) -> float | None:

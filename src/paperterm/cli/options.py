@@ -25,6 +25,7 @@ class Options:
     query: str | None = None
     sample: bool = False
     since: datetime.date | None = None  # `date` is the field above here
+    starred_since: datetime.date | None = None
     categories: str | None = None
     max_results: int | None = None
     offline: bool = False

@@ -167,6 +167,9 @@ FLAGS = (
          _since, "YYYY-MM-DD", source=True,
          cached_help="only the cached days from this date on; nothing is fetched (also: "
                      "today, yesterday, week)"),
+    Flag("--starred-since", frozenset({"starred"}), "only papers starred on or after this "
+         "date (--since: announced on or after it; also: today, yesterday, week)", _since,
+         "YYYY-MM-DD"),
     Flag("--offline", LOADING, "never touch the network (cache, else the sample day)"),
     Flag("--refresh", LOADING, "fetch today's announcement again, even if fetched today"),
 )

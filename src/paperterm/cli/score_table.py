@@ -31,6 +31,8 @@ def ranked_table(papers: Sequence[Paper], scores: Mapping[str, Score],
     for p in papers:
         sc = scores.get(p.id)
         rel = _cell(sc.relevance if sc else None)
+        if sc is not None and sc.status == "unscored" and sc.relevance is not None:
+            rel = f"~{rel}"  # the model did not reach it: its local value, as the reader
         cells = [f"{ranks.get(p.id, ''):>{rank_w}}", f"{rel:>3}"]
         if novelty:
             cells.append(f"{_cell(sc.novelty if sc else None):>3}")

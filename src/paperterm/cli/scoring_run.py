@@ -26,6 +26,7 @@ def score_day(s: Session, *, progress: bool, out: TextIO | None = None,
     papers = s.day.papers
     if not s.settings.use_llm:
         print(LOCAL_HINT if s.settings.scorer != "local" else "Local scorer.", file=out)
+    _confirm(s, out)
     by_id: dict[str, Score] = {}
     failed: list[service.ScoringFailed] = []
     reporter = Progress(len(papers), out) if progress and s.settings.use_llm else None
@@ -55,7 +56,42 @@ def score_day(s: Session, *, progress: bool, out: TextIO | None = None,
         raise exc
     if not s.settings.use_llm:  # the local ranking: a score for each paper it ranked
         return [by_id[p.id] for p in papers if p.id in by_id], summary
-    return service.one_per_paper(papers, by_id), summary
+    scores = service.one_per_paper(papers, by_id)
+    if any(sc.status == "unscored" for sc in scores):
+        # the papers the model did not reach keep their local value, as the day list shows
+        from paperterm.day.scores import local_stand_ins
+        from paperterm.store import open_or_unavailable
+
+        store = open_or_unavailable(s.open_store)
+        try:
+            kept = local_stand_ins(store, papers, s.topic, {sc.paper_id: sc for sc in scores},
+                                   day=s.day.label)
+        finally:
+            store.close()
+        scores = [kept[p.id] for p in papers]
+    return scores, summary
+
+
+def _confirm(s: Session, out: TextIO) -> None:
+    """On a terminal, a model run expected to cost more than config `confirm_cost` shows its
+    estimate and asks once; no is a UserError (nothing spent). Never asked without a
+    terminal (cron: `--budget` caps it)."""
+    if not (s.settings.use_llm and sys.stdin.isatty() and out.isatty()):
+        return
+    from paperterm.services.scoring import ask_first
+
+    ask = ask_first(s.day.papers, s.topic, s.settings, s.open_store, s.config.confirm_cost,
+                    then="go ahead? [y/N] ")
+    if ask is None:
+        return
+    print(ask, end="", file=out, flush=True)
+    try:
+        answer = input()
+    except EOFError:
+        answer = ""
+    if answer.strip().lower() not in ("y", "yes"):
+        raise UserError("not scored: the run was not confirmed (config `confirm_cost` sets "
+                        "when to ask; 0 never asks)", 1)
 
 
 def exit_code(summary: RunSummary, scores: list[Score]) -> int:

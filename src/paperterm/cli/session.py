@@ -34,9 +34,9 @@ def _topic(opts: Options, config: Config, notices: list[str]) -> Topic:
     try:
         resolved = resolve_topic(opts.topic or config.topic, config)
     except ConfigError as exc:
-        raise UserError(str(exc)) from None
-    if resolved.notice:
-        notices.append(resolved.notice)
+        where = "" if opts.topic or config.path is None else f"{config.path}: topic: "
+        raise UserError(where + str(exc)) from None
+    notices.extend(n for n in (resolved.skipped, resolved.notice) if n)
     return resolved.topic
 
 

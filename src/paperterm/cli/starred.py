@@ -38,7 +38,8 @@ def run(opts: Options) -> int:
     store, topic, settings = scored_store(opts)
     try:
         hits, shown = library.starred(store, topic, settings, since=opts.since,
-                                      given_under=topic.name if opts.topic else None)
+                                      given_under=topic.name if opts.topic else None,
+                                      starred_since=opts.starred_since)
         states = store.marks.states([h.paper.id for h in hits])
         revised = library.revised_from(store, hits) if opts.json else {}
     finally:
@@ -55,6 +56,8 @@ def run(opts: Options) -> int:
     else:
         what = f" under topic {topic.name}" if opts.topic else ""
         since = f" since {opts.since.isoformat()}" if opts.since else ""
+        if opts.starred_since:
+            since += f" starred since {opts.starred_since.isoformat()}"
         print(f"no starred papers{what}{since} (star with `*` in the reader or "
               "`paperterm star ID`)", file=sys.stderr)
     return EXIT_OK

@@ -21,22 +21,30 @@ TOP = 10
 
 
 def run(opts: Options) -> int:
+    """Every topic (one that cannot be read is listed with why: only commands using it
+    stop, and it is said once on stderr); `topics show` and `topics new`."""
     config = load_user_config(opts)
     if opts.topics_action == "show":
         return _show(opts, config)
     if opts.topics_action == "new":
         return _new(opts, config)
-    from paperterm.topics import all_topics
+    from paperterm.topics import topic_catalog
+
 
     try:
-        topics = all_topics(config)
+        catalog = topic_catalog(config)
     except ConfigError as exc:
         raise UserError(str(exc)) from None
-    width = max(len(n) for n in topics)
-    for name, topic in sorted(topics.items()):
+    topics = catalog.topics
+    width = max(len(n) for n in [*topics, *catalog.broken])
+    rows = [(name, topic.source, topic.description) for name, topic in topics.items()]
+    rows += [(name, "cannot be read", why) for name, why in catalog.broken.items()]
+    for name, source, description in sorted(rows):
         marker = "*" if name == config.topic else " "
-        first = cut(topic.description.splitlines()[0], 70) if topic.description else ""
-        print(f"{marker} {name:<{width}}  {topic.source}\n    {first}")
+        first = cut(description.splitlines()[0], 70) if description else ""
+        print(f"{marker} {name:<{width}}  {source}\n    {first}")
+    if (notice := catalog.skipped_notice()) is not None:
+        print(f"paperterm: {notice}", file=sys.stderr)
     return EXIT_OK
 
 

@@ -15,7 +15,14 @@ from paperterm.day.scores import score_tuple
 from paperterm.models import Paper
 from paperterm.signals import Signals
 from paperterm.text.sort_text import title_key
-from paperterm.text.textsearch import Term, index_text, matches, parse_query
+from paperterm.text.textsearch import (
+    Alternatives,
+    Term,
+    index_text,
+    matches,
+    parse_query,
+    typo_fixed,
+)
 
 if TYPE_CHECKING:
     from paperterm.day.repeats import Repeat
@@ -167,7 +174,7 @@ class FilterState:
             out.append("code")
         return out
 
-    def matches(self, e: Entry, terms: list[Term] | None = None) -> bool:
+    def matches(self, e: Entry, terms: Alternatives | None = None) -> bool:
         if e.folded:
             return False
         if terms is None:
@@ -192,9 +199,12 @@ class FilterState:
 
 
 def filter_entries(entries: Iterable[Entry], state: FilterState) -> list[Entry]:
-    terms = state.terms()
+    terms: Alternatives = state.terms()
     if not state.active:
         return [e for e in entries if not e.folded]
+    entries = list(entries)
+    if terms:  # a word none of the list holds: the nearest within a typo (as search does)
+        terms = typo_fixed(state.terms(), [e.search for e in entries])
     return [e for e in entries if state.matches(e, terms)]
 
 

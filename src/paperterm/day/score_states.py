@@ -76,7 +76,8 @@ def lay_local_under(by_id: Mapping[str, Entry], scores: Iterable[Score]) -> int:
     for s in scores:
         e = by_id.get(s.paper_id)
         if e is not None and e.status in STAND_IN and e.relevance is None:
-            e.relevance, e.novelty, e.reason = s.relevance, None, s.reason
+            # ranked as `score --json` and the digest rank it (`day.scores.with_stand_ins`)
+            e.relevance, e.novelty, e.reason, e.fine = s.relevance, None, s.reason, s.fine
             n += 1
     return n
 

@@ -10,8 +10,10 @@ else the keyword score its day list shows while the blend is on its way ("keywor
 embedding model is loaded for a search.
 
 The order: relevance, then novelty, then the local scorer's fine score (best first), then
-the announcement order; papers without a score last. The day list, `score --json`, the
-digest and `digest --send` rank by `rank_key`/`ranked`.
+the announcement order; papers without a score last. A paper a model run did not reach
+(budget, failed batches) keeps its local keyword value (`with_stand_ins`, `score_from`
+NOT_REACHED), as the day list shows it ("~7"), and ranks by it. The day list, `score
+--json`, the digest, `digest --send` and `eval` rank by `rank_key`/`ranked`.
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ if TYPE_CHECKING:
 LOCAL = "local"
 PREFILTER = "prefilter"
 PROVISIONAL = "keywords (provisional)"  # the keyword score, until the paper's day is ranked
+# a paper the model did not reach (budget, failed batches) keeps its local (keyword) value,
+# as the day list shows it ("~7"): ranked by it everywhere, and said so
+NOT_REACHED = "local (not reached by the model)"
 
 LocalScores = Callable[[Sequence[Paper]], Sequence[Score]]
 
@@ -63,10 +68,56 @@ def score_tuple(relevance: int | None, novelty: int | None, fine: float | None,
     return (relevance or 0, novelty or 0, fine or 0.0)
 
 
+def is_stand_in(score: Score | None) -> bool:
+    """A paper the model did not reach, shown and ranked by its local value
+    (`with_stand_ins`)."""
+    return score is not None and score.status == "unscored" and score.relevance is not None
+
+
+def rankable(score: Score | None) -> bool:
+    """A score the one order ranks by: a judgement (`has_score`) or a local stand-in."""
+    return has_score(score) or is_stand_in(score)
+
+
+def with_stand_ins(scores: Mapping[str, Score], local: Mapping[str, Score],
+                   ) -> dict[str, Score]:
+    """`scores` where each paper the model did not reach (no score, or "unscored")
+    keeps its local value from `local`: relevance, fine score and reason, no novelty (as
+    the day list shows it, "~7"); still "unscored" (counted so, with its error) but ranked
+    by that value (`rank_key`). Papers with neither stay as they are."""
+    out = dict(scores)
+    for pid, mine in local.items():
+        theirs = out.get(pid)
+        if mine.relevance is None or has_score(theirs) or (
+                theirs is not None and theirs.status not in ("unscored", "queued")):
+            continue
+        error = (theirs.error if theirs is not None else None) or "not scored by the model"
+        out[pid] = Score(pid, mine.version, mine.relevance, None, mine.reason, "unscored",
+                         error, mine.fine)
+    return out
+
+
+def local_stand_ins(store: Store, papers: Sequence[Paper], topic: Topic,
+                    scores: Mapping[str, Score], *, day: str = "") -> dict[str, Score]:
+    """`with_stand_ins` with the local keyword ranking the day list lays under the papers
+    the model did not reach (`rank_locally(keywords_only=True)`)."""
+    missing = [p for p in papers if not has_score(scores.get(p.id))]
+    if not missing:
+        return dict(scores)
+    from paperterm.scoring.local import rank_locally
+
+    try:
+        local = rank_locally(store, missing, topic, day=day, keywords_only=True) or []
+    except Exception:  # no local value: the papers stay unscored, last
+        local = []
+    return with_stand_ins(scores, {s.paper_id: s for s in local})
+
+
 def rank_key(score: Score | None, order: int) -> tuple[bool, int, int, float, int]:
     """The sort key of a paper in the one order (ascending = best first): papers with a
-    score first, by `score_tuple` descending, then by announcement `order`."""
-    if not has_score(score):
+    score (or a local stand-in, `is_stand_in`) first, by `score_tuple` descending, then by
+    announcement `order`."""
+    if not rankable(score):
         return (True, 0, 0, 0.0, order)
     assert score is not None
     r, n, f = score_tuple(score.relevance, score.novelty, score.fine)
@@ -74,9 +125,10 @@ def rank_key(score: Score | None, order: int) -> tuple[bool, int, int, float, in
 
 
 def ranked(papers: Sequence[Paper], scores: Mapping[str, Score]) -> list[Paper]:
-    """The scored papers, best first (`rank_key`); papers without a score are left out."""
+    """The scored papers (and local stand-ins), best first (`rank_key`); papers without a
+    score are left out."""
     order = {p.id: i for i, p in enumerate(papers)}
-    scored = [p for p in papers if has_score(scores.get(p.id))]
+    scored = [p for p in papers if rankable(scores.get(p.id))]
     return sorted(scored, key=lambda p: rank_key(scores.get(p.id), order[p.id]))
 
 
@@ -95,7 +147,10 @@ def local_provenance(settings: ScoringSettings) -> str:
 
 def provenance(score: Score, settings: ScoringSettings) -> str | None:
     """Where a score of the day's scoring run (`services.scoring`) comes from: the model,
-    PREFILTER (not sent, its local score kept) or LOCAL; None for a paper left unscored."""
+    PREFILTER (not sent, its local score kept), LOCAL, or NOT_REACHED (a local stand-in);
+    None for a paper left unscored."""
+    if is_stand_in(score):
+        return NOT_REACHED
     if not has_score(score):
         return None
     if score.status == "prefiltered":
@@ -166,7 +221,28 @@ def library_local(store: Store, papers: Sequence[Paper], topic: Topic,
     score its day list shows first while the blend is on its way (PROVISIONAL). A paper
     whose day was never ranked for the topic has no score yet (as a large day's list shows
     it until its ranking comes) and is left out. The embedding model is never loaded: a
-    search answers in a fraction of a second whatever days its hits are of."""
+    search answers in a fraction of a second whatever days its hits are of.
+
+    A topic that follows authors the days were ranked without (followed since): the
+    ranking without the follows, with their boost (`boost_followed`), as the day list
+    shows it once ranked again."""
+    out = _library_local(store, papers, topic)
+    rest = [p for p in papers if p.id not in out]
+    if rest and topic.follow:
+        from dataclasses import replace
+
+        from paperterm.scoring.local.follow import boost_followed
+
+        plain = _library_local(store, rest, replace(topic, follow=()))
+        found = [p for p in rest if p.id in plain]
+        boosted = boost_followed([plain[p.id].score for p in found], found, topic)
+        out.update((p.id, ShownScore(b, plain[p.id].provenance))
+                   for p, b in zip(found, boosted, strict=True))
+    return out
+
+
+def _library_local(store: Store, papers: Sequence[Paper], topic: Topic,
+                   ) -> dict[str, ShownScore]:
     from paperterm.scoring.local import cache, keywords
 
     if not papers:

@@ -61,16 +61,31 @@ def osc52_support(env: Mapping[str, str],
     return Osc52(None, "this terminal may or may not accept clipboard escapes")
 
 
+def over_ssh(env: Mapping[str, str]) -> bool:
+    """Whether the reader runs in an SSH session (the user's clipboard is on another
+    machine)."""
+    return bool(env.get("SSH_CONNECTION") or env.get("SSH_CLIENT") or env.get("SSH_TTY"))
+
+
+def _forwarded_display(display: str) -> bool:
+    """An X display forwarded over SSH ("localhost:10.0"), not this machine's own (":0")."""
+    return bool(display.partition(":")[0])
+
+
 def system_tool(env: Mapping[str, str],
                 which: Callable[[str], str | None] = shutil.which) -> list[str] | None:
     """The command line of a clipboard tool that can work here (it reads the text on
-    stdin), or None: wl-copy under Wayland, xclip or xsel under X11, pbcopy on macOS."""
+    stdin), or None: wl-copy under Wayland, xclip or xsel under X11, pbcopy on macOS. Over
+    SSH only a forwarded X display reaches the user's clipboard: the remote machine's own
+    clipboard tools would copy where the user cannot paste (OSC 52 instead)."""
     candidates: list[list[str]] = []
-    if env.get("WAYLAND_DISPLAY"):
+    ssh = over_ssh(env)
+    if env.get("WAYLAND_DISPLAY") and not ssh:
         candidates.append(["wl-copy"])
-    if env.get("DISPLAY"):
+    if env.get("DISPLAY") and (not ssh or _forwarded_display(env["DISPLAY"])):
         candidates += [["xclip", "-selection", "clipboard"], ["xsel", "--clipboard", "--input"]]
-    candidates.append(["pbcopy"])  # macOS: needs no display variable
+    if not ssh:
+        candidates.append(["pbcopy"])  # macOS: needs no display variable
     for command in candidates:
         path = which(command[0])
         if path is not None:

@@ -143,7 +143,9 @@ def render_digest(
         if min_relevance is None or (scores[p.id].relevance or 0) >= min_relevance
     ]
     hidden = len(ordered) - len(shown)
-    unscored = [p for p in papers if not has_score(scores.get(p.id))]
+    from paperterm.day.scores import rankable
+
+    unscored = [p for p in papers if not rankable(scores.get(p.id))]
     counts = _counts(papers, scores)
     model_label = model or "local ranking"
     if fmt == "json":
@@ -214,7 +216,12 @@ def render_digest(
         out.append(f"## {rank}. {md_escape(tex(p.title))}")
         out.append("")
         cached = " · cached" if s.status == "cached" else ""
-        out.append(f"**Relevance {s.relevance}/10** · novelty {novelty} · {_link(p)}{cached}")
+        if s.status == "unscored":  # a local stand-in: the model did not reach it
+            out.append(f"**Relevance ~{s.relevance}/10** (local: the model did not reach it, "
+                       f"{md_escape(_unscored_reason(s))}) · {_link(p)}")
+        else:
+            out.append(f"**Relevance {s.relevance}/10** · novelty {novelty} · {_link(p)}"
+                       f"{cached}")
         out.append("")
         if p.authors:
             out.append(f"*{md_escape(', '.join(tex(a) for a in p.authors))}*")
@@ -277,9 +284,13 @@ def _summaries_row(summaries: DigestSummaries) -> str:
             f"{summaries.completion_tokens:,} | {total:,} | {_cost_text(summaries.cost)} |")
 
 
-def _paper_json(p: Paper, s: Score | None) -> dict[str, Any]:
-    """One paper, the same shape in `papers` and `unscored` (and as `score --json`)."""
-    scored = has_score(s)
+def _paper_json(p: Paper, s: Score | None, model: str) -> dict[str, Any]:
+    """One paper, the same shape in `papers` and `unscored` (and as `score --json`); a
+    paper the model did not reach shows its local value (`score_from` says so)."""
+    from paperterm.day.scores import NOT_REACHED, PREFILTER, is_stand_in
+
+    stand_in = is_stand_in(s)
+    scored = has_score(s) or stand_in
     out = {
         "id": p.id,
         "version": p.version,
@@ -290,9 +301,11 @@ def _paper_json(p: Paper, s: Score | None) -> dict[str, Any]:
         "novelty": s.novelty if s and scored else None,
         "reason": s.reason if s and scored else "",
         "status": s.status if s and scored else "unscored",
+        "score_from": (None if s is None or not scored else NOT_REACHED if stand_in
+                       else PREFILTER if s.status == "prefiltered" else model),
         "abstract": tex(p.abstract),
     }
-    if not scored:
+    if not has_score(s):
         out["error"] = _unscored_reason(s)
     return out
 
@@ -336,8 +349,8 @@ def _json(
                                 "cost": summary.saved_cost}} if summary.prefiltered else {}),
         "min_relevance": min_relevance,
         "hidden": hidden,
-        "papers": [_paper_json(p, scores[p.id]) for p in shown],
-        "unscored": [_paper_json(p, scores.get(p.id)) for p in unscored],
+        "papers": [_paper_json(p, scores[p.id], model) for p in shown],
+        "unscored": [_paper_json(p, scores.get(p.id), model) for p in unscored],
         "revised": [revised_json(r) for r in revised],
     }
     if summaries is not None:

@@ -10,7 +10,8 @@ day). Each scorer ranks the whole day as the reader would:
   without a model), taught by every label of the topic;
 - `learned`: the same ranking taught only by the labels of the other days (what it would
   have shown that morning, before the day's own marks);
-- each LLM model with cached scores for the day (papers it did not score last), on the
+- each LLM model with cached scores for the day (papers it did not score ranked by their
+  keyword score, as the reader shows them after a budget stop), on the
   days it ranked: scored at least as many of the day's papers as the measures look at (20,
   or 2x(picks)); a paper or two scored on another day (a paper announced twice) is not a
   ranking of this one.
@@ -285,6 +286,7 @@ def evaluate(store: Store, request: LoadRequest, topic: Topic, *,
     with its picks), each day loaded from the cache as `request` (its categories and
     announcement types) would load it. Loads the embedding model (call off the UI
     thread)."""
+    from paperterm.day.scores import with_stand_ins
     from paperterm.scoring.local import rank_locally
     from paperterm.scoring.local.cache import training_examples
 
@@ -322,8 +324,11 @@ def evaluate(store: Store, request: LoadRequest, topic: Topic, *,
         for model, scores in _models(store, papers, topic):
             if len(scores) < min(len(papers), max(NDCG_DEPTH, 2 * len(picks))):
                 continue  # not a ranking of this day: a few papers scored elsewhere
-            measures.setdefault(model, []).append(measure(day, ranked_ids(papers, scores),
-                                                          picks))
+            # the papers it did not reach keep their local value, as the reader shows them
+            shown = with_stand_ins({s.paper_id: s for s in scores},
+                                   {k.paper_id: k for k in keywords})
+            measures.setdefault(model, []).append(
+                measure(day, ranked_ids(papers, list(shown.values())), picks))
             scored.setdefault(model, []).extend(s.paper_id for s in scores)
     costs = {model: _cost(store, topic, model, ids) for model, ids in scored.items()}
     scorers = tuple(ScorerMeasure(name, tuple(days), costs.get(name))

@@ -44,13 +44,16 @@ def similar(store: Store, paper_id: str, topic: Topic, settings: ScoringSettings
 
 def starred(store: Store, topic: Topic, settings: ScoringSettings, *,
             since: date | None = None, given_under: str | None = None,
+            starred_since: date | None = None,
             ) -> tuple[list[SearchHit], dict[str, ShownScore]]:
     """The reading list (starred papers of every day, newest day first), with scores;
-    `since`: announced on or after that day; `given_under`: only stars given under that
-    topic's name."""
+    `since`: announced on or after that day; `starred_since`: starred on or after that day
+    (stars from before starring was timed: when first read); `given_under`: only stars
+    given under that topic's name."""
     from paperterm.store import SearchHit, Selection
 
-    found = store.library.library_papers(Selection(starred=True, since=since))
+    found = store.library.library_papers(Selection(starred=True, since=since,
+                                                   starred_since=starred_since))
     if given_under is not None:
         states = store.marks.states([p.id for p, _ in found])
         found = [(p, day) for p, day in found

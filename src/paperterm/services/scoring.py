@@ -159,3 +159,93 @@ def _prefilter(papers: Sequence[Paper], topic: Topic, settings: ScoringSettings,
     return ([p for p in split.send if p.id in todo],
             [s for s in split.held if s.paper_id in todo], extras_notice(split),
             split.recall_line)
+
+
+# -- what a run would cost, before it starts (the reader's `t`, `score` on a terminal) --------
+
+PROMPT_PER_BATCH = 600  # tokens of instructions and topic each request carries (estimate)
+
+
+@dataclass(frozen=True)
+class RunEstimate:
+    """What scoring would ask the model about: papers without a cached score, tokens and
+    dollars (None: the model's price is unknown)."""
+
+    papers: int
+    tokens: int
+    cost: float | None
+
+    def line(self, model: str) -> str:
+        cost = "cost unknown" if self.cost is None else f"about ${self.cost:.2f}"
+        return (f"{model} would score {self.papers} papers: about {self.tokens:,} tokens, "
+                f"{cost}")
+
+    def over(self, limit: float) -> bool:
+        """Worth asking first: more than `limit` dollars; `limit` 0 never asks, nor does an
+        unknown price (a local server such as ollama; `--budget` refuses one anyway)."""
+        if limit <= 0 or not self.papers or self.cost is None:
+            return False
+        return self.cost > limit
+
+
+def estimate_run(papers: Sequence[Paper], topic: Topic, settings: ScoringSettings,
+                 open_store: StoreFactory, *, load_prices: bool = True) -> RunEstimate:
+    """The estimate of scoring `papers` with the configured model: cached scores cost
+    nothing; a paper's prompt from its text, its reply at the engine's first guess.
+    Without `load_prices`, litellm's price map is used only if litellm is loaded already
+    (the reader's UI thread never waits seconds for its import; else the config's price)."""
+    from paperterm.scoring.cache import cached_results
+    from paperterm.scoring.estimate import START_PER_PAPER
+    from paperterm.scoring.prefilter import CHARS_PER_TOKEN, PAPER_OVERHEAD
+    from paperterm.scoring.task import ScoringTask
+    from paperterm.store import open_or_unavailable
+
+    store = open_or_unavailable(open_store)
+    try:
+        cached = cached_results(store.scores, ScoringTask(topic), papers, settings.model)
+    except Exception:  # an unreadable cache: every paper counts
+        cached = {}
+    finally:
+        store.close()
+    todo = [p for p in papers if p.id not in cached]
+    batches = -(-len(todo) // max(settings.batch_size, 1))
+    prompt = (sum(len(p.title) + len(p.abstract) for p in todo) // CHARS_PER_TOKEN
+              + len(todo) * PAPER_OVERHEAD + batches * PROMPT_PER_BATCH)
+    completion = len(todo) * START_PER_PAPER
+    return RunEstimate(len(todo), prompt + completion,
+                       _price(settings, prompt, completion, load_prices) if todo else 0.0)
+
+
+def _price(settings: ScoringSettings, prompt: int, completion: int,
+           load_prices: bool) -> float | None:
+    import sys
+
+    from paperterm.scoring.pricing import model_price
+
+    options = settings.model_options
+    litellm = None
+    if options.input_price is None or options.output_price is None:
+        if not load_prices and "litellm" not in sys.modules:
+            return None
+        from paperterm.scoring.provider import import_litellm
+
+        litellm = import_litellm()
+    price = model_price(litellm, settings.model, options)
+    return None if price is None else price.cost(prompt, completion)
+
+
+def ask_first(papers: Sequence[Paper], topic: Topic, settings: ScoringSettings,
+              open_store: StoreFactory, limit: float, *, then: str,
+              load_prices: bool = True) -> str | None:
+    """The line to show before a model run expected to cost more than `limit` dollars
+    (config `confirm_cost`; its estimate, and `then`: what happens meanwhile), or None to
+    go ahead (0 never asks; no estimate: the budget still applies)."""
+    if limit <= 0 or not settings.use_llm:
+        return None
+    try:
+        estimate = estimate_run(papers, topic, settings, open_store, load_prices=load_prices)
+    except Exception:
+        return None
+    if not estimate.over(limit):
+        return None
+    return f"{estimate.line(settings.model)} (over confirm_cost ${limit:.2f}): {then}"

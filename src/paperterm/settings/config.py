@@ -126,7 +126,8 @@ def load_config(explicit: str | Path | None = None) -> Config:
 # -- the starter config --------------------------------------------------------------------
 
 _HEADER = ("# paperterm configuration. Every key is optional; the values shown are the defaults.\n"
-           '# Docs: README.md, section "Configuration".')
+           "# Docs: docs/configuration.md in paperterm's source (every key, topics, models),\n"
+           "# and `paperterm manpage`.")
 
 
 def _commented(text: str) -> list[str]:

@@ -205,6 +205,10 @@ class Config:
     digest_max: int = setting(
         20, check=between(1, 100_000), expected="1-100000",
         comment="the top papers `paperterm digest` lists (--all: every paper)")
+    confirm_cost: float = setting(  # the reader's `t` and `score` on a terminal ask first
+        0.10, check=between(0, 1_000_000), expected="0 (never ask) or more dollars",
+        comment="dollars: a model run expected to cost more is shown with its estimate "
+                "and asked for first (a topic switch, `score` on a terminal); 0 = never ask")
     expand_abstracts: bool = setting(  # the reader keeps abstracts expanded across papers
         False, comment="the reader shows whole abstracts on every paper (E toggles)")
     bib_path: str = setting(

@@ -3,6 +3,7 @@ full-text search and similar papers over everything cached."""
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Iterable, Sequence
 from datetime import date
@@ -45,12 +46,19 @@ class Selection(NamedTuple):
     tag: str | None = None
     day: date | None = None  # announced (or first cached) on this day
     since: date | None = None  # ... on or after this day
+    starred_since: date | None = None  # starred on or after this (local) day
 
     def where(self) -> tuple[str, list[object]]:
         sql: list[str] = []
         args: list[object] = []
         if self.starred:
             sql.append("p.id IN (SELECT id FROM user_state WHERE starred = 1)")
+        if self.starred_since:
+            import datetime as dt
+
+            sql.append("p.id IN (SELECT id FROM user_state WHERE starred = 1 "
+                       "AND starred_at >= ?)")
+            args.append(dt.datetime.combine(self.starred_since, dt.time()).timestamp())
         if self.tag:
             sql.append("p.id IN (SELECT id FROM tags WHERE tag = ?)")
             args.append(normal_tag(self.tag))
@@ -100,7 +108,9 @@ class LibraryQueries(Queries):
         parsed = parse(query)
         if parsed is None:
             return []
-        hits = self._match(parsed.all_terms, limit, sel, topic_fp, exclude)
+        parsed = self._widened(parsed)
+        hits = self._match(parsed.all_terms, limit, sel, topic_fp, exclude,
+                           count=_in_title(parsed))
         if len(hits) >= limit or len(parsed.terms) < 2:
             return hits
         # terms no paper holds (a word half typed) are left out: the papers holding every
@@ -116,6 +126,17 @@ class LibraryQueries(Queries):
             hits += self._match(held.any_term, limit - len(hits), sel, topic_fp, seen,
                                 count=held, at_least=parsed.near_miss_min)
         return hits
+
+    def _widened(self, parsed: Query) -> Query:
+        """Each word matching its indexed forms: family, spelling, typo (`wordmatch`)."""
+        from paperterm.store.wordmatch import Vocabulary, widen
+
+        vocabulary = getattr(self.db, "_vocabulary", None)
+        if vocabulary is None or vocabulary.conn is not self.conn:
+            vocabulary = Vocabulary(self.conn)
+            self.db._vocabulary = vocabulary  # type: ignore[attr-defined]
+        return Query(tuple(widen(t, vocabulary) for t in parsed.terms),
+                     tuple(widen(t, vocabulary) for t in parsed.excluded))
 
     def _anywhere(self, term: str) -> bool:
         """Whether any cached paper holds this FTS5 term."""
@@ -196,3 +217,12 @@ class LibraryQueries(Queries):
                 ORDER BY paper_fts.rowid DESC LIMIT 1 OFFSET ?""",
             [expr, *args, RANKED - 1]).fetchone()
         return row[0] if row else 0
+
+
+def _in_title(parsed: Query) -> Query | None:
+    """The query's terms each limited to the title: the full matches holding more of them
+    there (the query's words close together) come first. None for one term, or a term
+    already limited to a field."""
+    if len(parsed.terms) < 2 or any(re.match(r"\w+ : ", t) for t in parsed.terms):
+        return None
+    return Query(tuple(f"title : ({t})" for t in parsed.terms))

@@ -1,6 +1,7 @@
 """Everything the user made (stars, seen, saved, notes, tags; the topic each star, save and
-read teaches), as plain records to export and merge back, with each paper's cached metadata
-so that another machine can use them."""
+read teaches; followed authors, "not interested" marks and `learn` records), as plain records
+to export and merge back, with each paper's cached metadata so that another machine can use
+them."""
 
 from __future__ import annotations
 
@@ -66,6 +67,9 @@ class LibraryIO(LibraryQueries):
             at(r[0])["note"] = r[1]
         for r in c.execute("SELECT id, tag FROM tags ORDER BY tag"):
             at(r[0])["tags"].append(r[1])
+        # papers marked "not interested" or recorded by `learn`: their metadata travels too
+        for r in c.execute("SELECT id FROM dismissals UNION SELECT id FROM positives"):
+            at(r[0])
         papers = self.cached_papers(list(rec))
         days = self.paper_days(list(rec))
         for pid, r in rec.items():
@@ -166,6 +170,45 @@ class LibraryIO(LibraryQueries):
         return out
 
 
-def dumps(records: list[dict[str, object]], exported_at: str) -> str:
-    return json.dumps({"format": FORMAT, "version": FORMAT_VERSION, "exported_at": exported_at,
-                       "papers": records}, ensure_ascii=False, indent=1) + "\n"
+# what the ranking learned from besides the marks above: table -> its columns, as exported
+LEARNED = {
+    "followed_authors": ("key", "name", "added_at"),
+    "not_interested": ("id", "topic", "dismissed_at"),
+    "positives": ("id", "source", "topic", "title", "abstract", "added_at"),
+}
+_TABLES = {"followed_authors": "followed_authors", "not_interested": "dismissals",
+           "positives": "positives"}
+
+
+class LearnedIO(LibraryIO):
+    """Followed authors, "not interested" marks and `learn` positives: exported with the
+    library and merged back (a row already there is kept)."""
+
+    def learned_records(self) -> dict[str, list[dict[str, object]]]:
+        out: dict[str, list[dict[str, object]]] = {}
+        for name, cols in LEARNED.items():
+            rows = self.conn.execute(
+                f"SELECT {', '.join(cols)} FROM {_TABLES[name]} ORDER BY {cols[0]}")
+            out[name] = [dict(zip(cols, r, strict=True)) for r in rows]
+        return out
+
+    def import_learned(self, learned: dict[str, list[dict[str, object]]]) -> int:
+        """Merge validated rows (`LEARNED`'s columns); how many were not there yet."""
+        added = 0
+        with self.transaction() as c:
+            for name, cols in LEARNED.items():
+                for row in learned.get(name, ()):
+                    cur = c.execute(
+                        f"INSERT OR IGNORE INTO {_TABLES[name]} ({', '.join(cols)}) "
+                        f"VALUES ({', '.join('?' * len(cols))})", [row[k] for k in cols])
+                    added += cur.rowcount
+        return added
+
+
+def dumps(records: list[dict[str, object]], exported_at: str,
+          learned: dict[str, list[dict[str, object]]] | None = None) -> str:
+    doc: dict[str, object] = {"format": FORMAT, "version": FORMAT_VERSION,
+                              "exported_at": exported_at, "papers": records}
+    if learned is not None:
+        doc["learned"] = learned
+    return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"

@@ -17,7 +17,7 @@ from paperterm.store.enrichment import EnrichmentQueries
 from paperterm.store.feedback import FeedbackQueries
 from paperterm.store.follows import FollowQueries
 from paperterm.store.health import HealthQueries
-from paperterm.store.library_io import LibraryIO
+from paperterm.store.library_io import LearnedIO
 from paperterm.store.local_scores import LocalScoreQueries
 from paperterm.store.notes import NoteQueries
 from paperterm.store.papers import PaperQueries
@@ -130,12 +130,15 @@ class Library(Repository):
 
     def __init__(self, db: Database) -> None:
         super().__init__(db)
-        io = LibraryIO(db)
+        io = LearnedIO(db)
         similar = SimilarQueries(db)
         positives = PositiveQueries(db)
         # store/library.py and library_io.py: papers across days, search, export and import
+        # (with what the ranking learned from: follows, not interested, `learn` records)
         self.library_records = io.library_records
         self.import_records = io.import_records
+        self.learned_records = io.learned_records
+        self.import_learned = io.import_learned
         self.cached_papers = io.cached_papers
         self.paper_days = io.paper_days
         self.announced = io.announced

@@ -265,6 +265,31 @@ _MIGRATIONS: list[str] = [
     """
     CREATE INDEX IF NOT EXISTS papers_by_title ON papers (lower(title));
     """,
+    # 17 (search, issue 32): words as written, not Porter stems (which file "optimizer" and
+    # "Optimal" together); word families, British spellings and typos are matched at query
+    # time against the index's vocabulary (store/wordmatch.py)
+    """
+    DROP TABLE IF EXISTS paper_vocab;
+    DROP TABLE paper_fts;
+    CREATE VIRTUAL TABLE paper_fts USING fts5 (
+        title, abstract, authors, note, tags,
+        tokenize = 'unicode61 remove_diacritics 2'
+    );
+    CREATE VIRTUAL TABLE paper_vocab USING fts5vocab (paper_fts, 'row');
+    INSERT INTO paper_fts (rowid, title, abstract, authors, note, tags)
+        SELECT d.doc, p.title, p.abstract,
+               (SELECT group_concat(value, ', ') FROM json_each(p.authors)),
+               coalesce((SELECT body FROM notes WHERE id = p.id), ''),
+               coalesce((SELECT group_concat(tag, ' ') FROM tags WHERE id = p.id), '')
+        FROM fts_docs d JOIN papers p ON p.id = d.id
+        AND p.version = (SELECT max(version) FROM papers WHERE id = d.id)
+    """,
+    # 18: when a star was given (`starred --starred-since`, issue 32); stars from before:
+    # when the paper was first read (a star marks it read)
+    """
+    ALTER TABLE user_state ADD COLUMN starred_at REAL;
+    UPDATE user_state SET starred_at = seen_at WHERE starred = 1;
+    """,
 ]
 
 SCHEMA_VERSION = len(_MIGRATIONS)

@@ -56,10 +56,13 @@ class UserQueries(Queries):
     def set_starred(self, paper_id: str, starred: bool, *, topic: str | None = None) -> None:
         """Star (given under `topic`, None: teaching no topic) or unstar a paper."""
         if starred:
-            self.conn.execute(
-                """INSERT INTO user_state (id, starred, star_topic) VALUES (?, 1, ?)
-                   ON CONFLICT(id) DO UPDATE SET starred=1, star_topic=excluded.star_topic""",
-                (paper_id, topic),
+            self.conn.execute(  # starred_at: when it was first starred (kept while starred)
+                """INSERT INTO user_state (id, starred, star_topic, starred_at) VALUES (?, 1, ?, ?)
+                   ON CONFLICT(id) DO UPDATE SET starred=1, star_topic=excluded.star_topic,
+                   starred_at=CASE WHEN user_state.starred=1 AND user_state.starred_at
+                                   IS NOT NULL THEN user_state.starred_at
+                              ELSE excluded.starred_at END""",
+                (paper_id, topic, time.time()),
             )
         else:
             self.conn.execute(

@@ -4,6 +4,9 @@ for highlighting.
 
 "MoE" matches "MoE" and "moe", never "Moein"; "Rémi" and "R\\'emi" match "remi";
 `"mixture of experts"` matches those three words in a row (also "mixture-of-experts").
+A word matches its family as the library's search does (`wordforms.family`: "router"
+matches "routers", "quantisation" "quantization", "optimizer" never "Optimal"), and a word
+no paper of the list holds matches the nearest words within a typo (`typo_fixed`).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from paperterm.text.texrender import fold_tex
+from paperterm.text.wordforms import close, distance, family, typo_allowance
 
 _WORD = re.compile(r"\w+")
 _TOKEN = re.compile(r'"([^"]*)"?|(\S+)')
@@ -29,10 +33,15 @@ def fold(text: str) -> str:
                    if not unicodedata.combining(ch))
 
 
+FAMILIES = " \x00 "  # between a text's words and their families in `index_text`
+
+
 def index_text(parts: Iterable[str]) -> str:
-    """The words of `parts`, folded, one space apart and between spaces: what `Term.pattern`
-    looks for with a plain substring test (fast for thousands of papers)."""
-    return " " + " ".join(_WORD.findall(fold(" ".join(parts)))) + " "
+    """The words of `parts`, folded, one space apart and between spaces, then their families
+    (`wordforms.family`): what `Term.pattern` and `Term.family_pattern` look for with a
+    plain substring test (fast for thousands of papers)."""
+    words = _WORD.findall(fold(" ".join(parts)))
+    return " " + " ".join(words) + FAMILIES + " ".join(map(family, words)) + " "
 
 
 class Term(NamedTuple):
@@ -44,6 +53,13 @@ class Term(NamedTuple):
     @property
     def pattern(self) -> str:
         return " " + " ".join(self.words) + ("" if self.prefix else " ")
+
+    @property
+    def family_pattern(self) -> str:
+        """What the term matches: its words' families in a row; a prefix as typed."""
+        if self.prefix:
+            return self.pattern
+        return " " + " ".join(map(family, self.words)) + " "
 
 
 # English function words: a match on one alone is not worth pointing at
@@ -71,9 +87,36 @@ def parse_query(text: str) -> list[Term]:
     return out
 
 
-def matches(index: str, terms: Sequence[Term]) -> bool:
-    """Every term occurs in `index` (made by `index_text`)."""
-    return all(t.pattern in index for t in terms)
+Alternatives = Sequence["Term | list[Term]"]
+
+
+def matches(index: str, terms: Alternatives) -> bool:
+    """Every term (or one of a list of alternatives, `typo_fixed`) occurs in `index` (made
+    by `index_text`), as a word of its family."""
+    return all(any(a.family_pattern in index for a in t) if isinstance(t, list)
+               else t.family_pattern in index for t in terms)
+
+
+def typo_fixed(terms: Sequence[Term], indexes: Sequence[str]) -> list[Term | list[Term]]:
+    """`terms`, where a single word no index holds in any form is replaced by the nearest
+    words within a typo of it that the indexes hold (the list's own vocabulary); kept as
+    it is when there are none."""
+    out: list[Term | list[Term]] = []
+    vocabulary: set[str] | None = None
+    for t in terms:
+        allowed = typo_allowance(t.words[0]) if len(t.words) == 1 and not t.prefix else 0
+        if not allowed or any(t.family_pattern in index for index in indexes):
+            out.append(t)
+            continue
+        if vocabulary is None:
+            vocabulary = {w for index in indexes
+                          for w in index.split(FAMILIES, 1)[0].split()}
+        word = t.words[0]
+        near = [(distance(word, w, allowed), w) for w in vocabulary if close(word, w)]
+        best = min((d for d, _ in near), default=0)
+        fixes = [Term((w,)) for d, w in sorted(near) if d == best]
+        out.append(fixes or t)
+    return out
 
 
 def _folded_with_map(text: str) -> tuple[str, list[int] | None]:
@@ -106,12 +149,15 @@ def spans(text: str, terms: Sequence[Term]) -> list[tuple[int, int]]:
         return []
     folded, where = _folded_with_map(text)
     found: list[tuple[int, int]] = []
-    for t in terms:
-        for m in _pattern(t).finditer(folded):
-            if m.end() > m.start():
-                found.append((m.start(), m.end()) if where is None
-                             else (where[m.start()], where[m.end() - 1] + 1))
-    return sorted(found)
+    families = {family(t.words[0]) for t in terms if len(t.words) == 1 and not t.prefix}
+    matched = [_pattern(t).finditer(folded) for t in terms]
+    if families:  # a word of the same family ("routers" for "router")
+        matched.append(m for m in _WORD.finditer(folded) if family(m.group()) in families)
+    for m in (m for found_by in matched for m in found_by):
+        if m.end() > m.start():
+            found.append((m.start(), m.end()) if where is None
+                         else (where[m.start()], where[m.end() - 1] + 1))
+    return sorted(set(found))
 
 
 def keyword_terms(keywords: Iterable[str]) -> list[Term]:

@@ -65,25 +65,74 @@ def builtin_topics() -> dict[str, Topic]:
 
 
 def all_topics(config: Config) -> dict[str, Topic]:
-    """Built-ins, overridden by files in topics/ next to the config, overridden by [topics.*]."""
+    """Built-ins, overridden by files in topics/ next to the config, overridden by [topics.*];
+    a file or table that cannot be read is left out (`topic_catalog` says why)."""
+    return topic_catalog(config).topics
+
+
+@dataclass
+class TopicCatalog:
+    """Every topic that could be read, and each one that could not: the name it would
+    define -> why, naming the file and line (`names.located`)."""
+
+    topics: dict[str, Topic]
+    broken: dict[str, str]
+
+    def skipped_notice(self) -> str | None:
+        """One line saying which topic files were skipped, or None."""
+        if not self.broken:
+            return None
+        return "; ".join(f"skipped topic '{name}' ({why})"
+                         for name, why in sorted(self.broken.items()))
+
+
+def topic_catalog(config: Config) -> TopicCatalog:
+    """`all_topics`, with the topic files and [topics.*] tables that cannot be read set
+    aside: only a command using one of those stops (`resolve_topic`)."""
+    from paperterm.topics.names import located
+
     topics = builtin_topics()
+    broken: dict[str, str] = {}
     # next to the config file, even when that file does not exist (yet): `config --path`
     # shows this folder whether or not there is a config.toml
     folder = (config.path.parent if config.path is not None else paths.config_dir()) / "topics"
     if folder.is_dir():
         for path in sorted(folder.glob("*.toml")):
-            topic = _topic_from_file(path)
+            try:
+                topic = _topic_from_file(path)
+            except ConfigError as exc:
+                name = _name_in(path)
+                broken[name] = located(str(exc), path)
+                topics.pop(name, None)
+                continue
             topics[topic.name] = topic
+            broken.pop(topic.name, None)
     for name, table in config.topics.items():
         origin = str(config.path) if config.path else "config"
-        topics[name] = _topic_from_table(name, table, origin)
-    return topics
+        try:
+            topics[name] = _topic_from_table(name, table, origin)
+        except ConfigError as exc:
+            broken[name] = located(str(exc), config.path, name)
+            topics.pop(name, None)
+            continue
+        broken.pop(name, None)
+    return TopicCatalog(topics, broken)
+
+
+def _name_in(path: Path) -> str:
+    """The name a topic file that cannot be read would define: its `name`, else its stem."""
+    try:
+        name = read_toml(path).get("name", path.stem)
+    except ConfigError:
+        return path.stem
+    return name if isinstance(name, str) and name else path.stem
 
 
 @dataclass
 class ResolvedTopic:
     topic: Topic
     notice: str | None = None
+    skipped: str | None = None  # topic files that could not be read, skipped (said once)
 
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-\+\.]*")
@@ -94,10 +143,20 @@ _STOP = frozenset({
 
 
 def resolve_topic(name_or_text: str, config: Config) -> ResolvedTopic:
-    """A defined topic by name, else an ad-hoc topic whose words are its keywords."""
-    topics = all_topics(config)
-    if name_or_text in topics:
-        return ResolvedTopic(topics[name_or_text])
+    """A defined topic by name (up to case), else an ad-hoc topic whose words are its
+    keywords. A ConfigError for a topic whose file cannot be read, and for one word within
+    a typo of a defined name ("did you mean 'agents'?"; `names.did_you_mean`)."""
+    from paperterm.topics.names import by_name, did_you_mean
+
+    catalog = topic_catalog(config)
+    topics = catalog.topics
+    if (why := by_name(name_or_text, catalog.broken)) is not None:
+        raise ConfigError(f"topic '{name_or_text.strip()}' cannot be read: {why}")
+    skipped = catalog.skipped_notice()
+    if (found := by_name(name_or_text, topics)) is not None:
+        return ResolvedTopic(found, skipped=skipped)
+    if (error := did_you_mean(name_or_text, [*topics, *catalog.broken])) is not None:
+        raise ConfigError(error)
     words = [w for w in _WORD.findall(name_or_text) if w.lower() not in _STOP]
     if not words:
         raise ConfigError(
@@ -106,7 +165,7 @@ def resolve_topic(name_or_text: str, config: Config) -> ResolvedTopic:
         )
     topic = understood_text(name_or_text)
     notice = (
-        f"'{name_or_text}' is not a defined topic: using it as free text "
-        f"(defined: {', '.join(sorted(topics))}; see `paperterm topics`)."
+        f"Free-text topic '{name_or_text.strip()}' (not a defined topic): ranking against "
+        f"these words (defined: {', '.join(sorted(topics))}; see `paperterm topics`)."
     )
-    return ResolvedTopic(topic, notice)
+    return ResolvedTopic(topic, notice, skipped)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from paperterm.io.clipboard import copy_with_tool, osc52_support, system_tool
+from paperterm.io.clipboard import copy_with_tool, osc52_support, over_ssh, system_tool
 
 if TYPE_CHECKING:
     from paperterm.tui.host import Reader
@@ -29,9 +29,13 @@ def copy_text(app: Reader, text: str, what: str) -> None:
         app.say(f"Copied the {what} to the clipboard ({os.path.basename(tool[0])})",
                 timeout=3)
         return
-    app.copy_to_clipboard(text)
+    app.copy_to_clipboard(text)  # Textual's OSC 52: through SSH to the user's terminal
     failed = f"{problem}; " if problem else ""
-    if osc52.works is False:
+    if osc52.works is None and over_ssh(os.environ) and not failed:
+        app.say(f"Sent the {what} over SSH to your terminal's clipboard (OSC 52); most "
+                "terminals take it, some need it allowed (`paperterm doctor` checks)",
+                timeout=6)
+    elif osc52.works is False:
         app.say(f"The {what} was sent to the terminal, but {osc52.why}: {failed}the clipboard "
                 f"is probably unchanged ({INSTALL_HINT})", "warning", timeout=10)
     else:

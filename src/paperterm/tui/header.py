@@ -19,7 +19,7 @@ from paperterm.tui.text import one_line
 
 if TYPE_CHECKING:
     from paperterm.day.model import DayModel
-    from paperterm.models import Day
+    from paperterm.models import Day, Topic
 
 
 class HeaderInfo(NamedTuple):
@@ -43,6 +43,12 @@ class HeaderInfo(NamedTuple):
     marked: int = 0
     unsent: int = 0  # kept from the model by a budget, a cancel or a failure streak
     provisional: int = 0  # ranked by a local score standing in for the model's
+
+
+def topic_label(topic: Topic) -> str:
+    """The topic as the header names it: a free-text topic says so, on screen (a typo of a
+    defined name never gets here: `topics.names.did_you_mean`)."""
+    return f"{topic.name} (free text)" if topic.adhoc else topic.name
 
 
 def day_header(model: DayModel, day: Day, topic: str, *, scoring: bool,

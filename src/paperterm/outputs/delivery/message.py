@@ -57,6 +57,10 @@ def _shown(p: Paper) -> Paper:
 
 
 def _marks(s: Score) -> str:
+    from paperterm.day.scores import is_stand_in
+
+    if is_stand_in(s):
+        return f"relevance ~{s.relevance}/10 (local: the model did not reach it)"
     novelty = f" · novelty {s.novelty}/10" if s.novelty is not None else ""
     return f"relevance {s.relevance}/10{novelty}"
 

@@ -33,7 +33,7 @@ from paperterm.scoring.types import RunSummary
 from paperterm.text.textsearch import keyword_terms
 from paperterm.tui.bindings import APP_KEYS, bindings
 from paperterm.tui.footer import FittingFooter
-from paperterm.tui.header import TopBar, day_header
+from paperterm.tui.header import TopBar, day_header, topic_label
 from paperterm.tui.host import Reader, reader_of
 from paperterm.tui.messages import (
     DayFetched,
@@ -294,7 +294,7 @@ class DayScreen(Screen[None]):
     def show_header(self) -> None:
         try:
             self.query_one("#topbar", TopBar).info = day_header(
-                self.model, self.session.day, self.topic.name, scoring=self.scoring,
+                self.model, self.session.day, topic_label(self.topic), scoring=self.scoring,
                 summary=self.summary)
             self.query_one("#columns", ColumnHeader).set_sort(self.model.sort_key,
                                                               self.model.reverse)

@@ -324,12 +324,25 @@ class ScoringController(DayController):
         self.view.summary = None
         self._pending_scores.clear()
         clear_scores(self.model.entries)
-        if self.session.settings.use_llm:
+        if self.session.settings.use_llm and (ask := self._costly([
+                e.paper for e in self.model.entries])) is not None:
+            self.score_locally(hint=False)  # ranked locally until `r` says go
+            self._say(ask, timeout=15)
+        elif self.session.settings.use_llm:
             self.view.autoscore = True
             self.score_with_llm([e.paper for e in self.model.entries], use_cache=True,
                                 prefilter=True)
         else:
             self.score_locally(hint=False)
+
+    def _costly(self, papers: list[Paper]) -> str | None:
+        """What to ask before a model run over config `confirm_cost`, or None."""
+        from paperterm.services.scoring import ask_first
+
+        return ask_first(papers, self.view.topic, self.session.settings,
+                         self.session.open_store, self.session.config.confirm_cost,
+                         then="ranked locally; press r to score with the model",
+                         load_prices=False)
 
     # -- the LLM worker's messages ---------------------------------------------------------
 
