@@ -1,19 +1,19 @@
 """The dev profile written by a user, in four forms (issue 30): how well does the local
 ranking serve each, next to the built-in `moe` topic?
 
-    python benchmarks/measure_phrasings.py                       # the table (current code)
-    python benchmarks/measure_phrasings.py --misses prose        # a phrasing's missed picks
+    python benchmarks/measure_phrasings.py                       # the table
+    python benchmarks/measure_phrasings.py --lodo                # leaving one day out
+    python benchmarks/measure_phrasings.py --misses prose/free   # a phrasing's missed picks
     python benchmarks/measure_phrasings.py --learning            # the learning case and curve
-    python benchmarks/measure_phrasings.py --understand \
-        benchmarks/phrasings/understand_proto.py:understand
 
 The phrasings are `benchmarks/phrasings/`: `criteria.txt` (gpt_paper_assistant criteria as
 pasted), `prose.txt` (first person), `keywords.toml` (a topic file), `oneline.txt`. Each
-becomes a Topic through ONE function (`current_topic` by default: what the code does today;
-`--understand FILE.py:FUNC` or `module:FUNC` swaps in another, called `FUNC(path, mode)` and
-returning a `paperterm.models.Topic`). A text file is measured twice with the current code:
+becomes a Topic as paperterm makes it (`current_topic`: `topics/understand.py` through
+`resolve_topic` and the topic-table reader). A text file is measured twice:
 `free` (`--topic "<text>"`, `resolve_topic`'s ad-hoc topic) and `file` (a topic table whose
-`description` is the text). The days are ranked as `benchmarks/measure_local.py` ranks them
+`description` is the text). `--lodo` derives the learned cue words (the one part of a
+phrasing's ranking derived from the picks) again without the day measured. The days are
+ranked as `benchmarks/measure_local.py` ranks them
 (the blend of `rank_locally`, nothing cached, nothing taught), and the columns are the
 judge's picks within the top 2x(picks) and within the top 30% of each day, and the papers
 shown at relevance >= 5 and >= 8 (with how many of them are picks): what "relevance" means.
@@ -30,8 +30,6 @@ Nothing here reads any gold but `--gold` (default ../shared/data/gold-dev).
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
 import json
 import random
 import sys
@@ -78,22 +76,6 @@ def current_topic(path: Path, mode: str = "free") -> Topic:
     config = Config()
     config.path = Path(tempfile.mkdtemp(prefix="phrasings-")) / "config.toml"  # no user topics
     return resolve_topic(text.strip(), config).topic
-
-
-def load_converter(spec: str | None) -> Converter:
-    """`current_topic`, or FUNC of `file.py:FUNC` / `package.module:FUNC`."""
-    if not spec:
-        return current_topic
-    where, _, name = spec.rpartition(":")
-    if where.endswith(".py"):
-        loaded = importlib.util.spec_from_file_location(Path(where).stem, where)
-        assert loaded and loaded.loader
-        module = importlib.util.module_from_spec(loaded)
-        sys.modules[loaded.name] = module
-        loaded.loader.exec_module(module)
-    else:
-        module = importlib.import_module(where)
-    return getattr(module, name)
 
 
 def variants(converter: Converter, forms: Sequence[str] = FORMS) -> list[tuple[str, Topic]]:
@@ -203,6 +185,34 @@ def misses(topic: Topic, days: list[Day], reference: Topic, limit: int = 40) -> 
                   f"[{scores[i].reason[:90]}]")
 
 
+# -- leave one day out: the learned cue words derived without the day --------------------
+
+def lodo(rows_of: list[tuple[str, Topic]], days: list[Day]) -> None:
+    """Each phrasing (and the built-in topic, its prior left as shipped: --lodo of
+    measure_local.py derives that too), each day ranked with the learned cue words
+    (`scoring/local/cues.py`, the one part of a phrasing's ranking derived from the picks)
+    derived again on the other days (`benchmarks/derive_cues.py`), shipped weights."""
+    from derive_cues import derive
+
+    from paperterm.scoring.local import cues
+
+    shipped = cues.LEARNED_FOUNDATIONAL, cues.LEARNED_APPLICATION
+    totals = {label: [0, 0, 0] for label, _ in rows_of}
+    try:
+        for day, papers, picks in days:
+            others = [(d, p, set(k)) for d, p, k in days if d != day]
+            up, down = derive(others, 30)
+            cues.LEARNED_FOUNDATIONAL, cues.LEARNED_APPLICATION = tuple(up), tuple(down)
+            for label, topic in rows_of:
+                r = day_row(papers, picks, rank(papers, topic))
+                totals[label] = [a + b for a, b in zip(totals[label], r[:3], strict=True)]
+    finally:
+        cues.LEARNED_FOUNDATIONAL, cues.LEARNED_APPLICATION = shipped
+    print("leaving one day out (learned cue words derived on the other days):")
+    for label, (n, top2x, top30) in totals.items():
+        print(f"{label:22} {n:5} {top2x:4} ({top2x / n:4.0%})  {top30:4} ({top30 / n:4.0%})")
+
+
 # -- the learning case --------------------------------------------------------------------
 
 def learning_examples(train: list[Day], n_stars: int | None, seed: int) -> list[Example]:
@@ -281,8 +291,9 @@ def main(argv: list[str]) -> int:
     data = shared_data() or ROOT.parent / "shared" / "data"
     ap.add_argument("--gold", type=Path, default=data / "gold-dev")
     ap.add_argument("--data", type=Path, default=data, help="the folder of day-*.jsonl")
-    ap.add_argument("--understand", help="FILE.py:FUNC or module:FUNC, (path, mode) -> Topic")
     ap.add_argument("--per-day", action="store_true", help="a row per day too")
+    ap.add_argument("--lodo", action="store_true", help="leave one day out: the learned "
+                    "cue words derived on the other days")
     ap.add_argument("--misses", metavar="LABEL", help="list a phrasing's missed picks "
                     "(e.g. prose/free, keywords)")
     ap.add_argument("--learning", action="store_true", help="the learning case and curve")
@@ -293,7 +304,7 @@ def main(argv: list[str]) -> int:
     if not (args.gold / "README.md").exists() and not list(args.gold.glob("gold-*.jsonl")):
         print(f"measure_phrasings: no gold in {args.gold}", file=sys.stderr)
         return 2
-    converter = load_converter(args.understand)
+    converter: Converter = current_topic
     if args.learning:
         learning(converter, args.gold, args.data, args.seeds, args.grow)
         return 0
@@ -307,6 +318,9 @@ def main(argv: list[str]) -> int:
                   f"(one of {', '.join(wanted)})", file=sys.stderr)
             return 2
         misses(wanted[args.misses], days, moe)
+        return 0
+    if args.lodo:
+        lodo([("moe (built-in)", moe), *topics], days)
         return 0
     rows = [("moe (built-in)", measure(moe, days))]
     rows += [(label, measure(topic, days)) for label, topic in topics]

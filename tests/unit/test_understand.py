@@ -148,3 +148,12 @@ def test_topics_show_and_new_are_in_the_completions_and_the_man_page(isolated_ho
     assert main(["manpage"]) == 0
     page = capsys.readouterr().out
     assert "show|new" in page and "from\\-text" in page
+
+
+def test_an_excluded_phrase_whose_initials_are_a_stop_word_damps_nothing():
+    topic = _topic_from_table("t", {"keywords": ["pruning"],
+                                    "exclude": ["image segmentation", "time series"]}, "here")
+    plain, excluded = ranked([paper("1", "Pruning", "This is pruning. It is fast."),
+                              paper("2", "Pruning", "Time series pruning with TS data.")],
+                             topic)
+    assert "excluded" not in plain.reason and "excluded: time series" in excluded.reason

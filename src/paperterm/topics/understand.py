@@ -114,7 +114,8 @@ class Understanding:
         if self.form == "structured":
             out.append("areas and turned-down parts: read from the description's "
                        "'Relevant:' and 'Not relevant:' parts")
-        for title, items in (("areas", self.areas), ("phrases", self.phrases),
+        areas = "areas (each read with its paragraph)" if self.form == "prose" else "areas"
+        for title, items in ((areas, self.areas), ("phrases", self.phrases),
                              ("turned down", self.turned_down),
                              ("excluded words", self.excluded)):
             if items:
