@@ -38,6 +38,9 @@ APP_KEYS: tuple[KeySpec, ...] = (
             "Quick triage: the unseen papers shown, one card at a time with the full "
             "abstract (* star, d not interested, b save, space later, backspace back, "
             "esc returns to the list at the last card)", show=True),
+    KeySpec("unsure_queue", "V", "unsure_queue", "Unsure",
+            "Unsure queue: quick triage over the papers the learned ranking is least sure "
+            "about (where a star or d teaches it most; each answer retrains it)"),
     KeySpec("zoom_preview", "z", "zoom_preview", "Zoom",
             "Zoom the preview to the full height, the list down to its cursor row (again: "
             "back)"),

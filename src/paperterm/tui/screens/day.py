@@ -34,6 +34,7 @@ from paperterm.tui.bindings import APP_KEYS, bindings
 from paperterm.tui.footer import FittingFooter
 from paperterm.tui.header import TopBar, day_header
 from paperterm.tui.host import Reader, reader_of
+from paperterm.tui.messages import UnsureFound
 from paperterm.tui.paper_list import ColumnHeader, PaperTable
 from paperterm.tui.preview import Preview, no_match
 from paperterm.tui.screens.day_marks import DayMarks
@@ -51,6 +52,7 @@ from paperterm.tui.screens.sorting import SortActions
 from paperterm.tui.screens.summary import SummaryActions
 from paperterm.tui.screens.topics import TopicSwitch
 from paperterm.tui.screens.triage import Triage
+from paperterm.tui.screens.unsure import UnsureTriage
 from paperterm.tui.text import one_line
 
 
@@ -106,6 +108,7 @@ class DayScreen(Screen[None]):
         self.preview_keys = PreviewKeys(self)
         self.day_marks = DayMarks(self)
         self.quick_triage = QuickTriage(self)
+        self.unsure = UnsureTriage(self)
         self._mounted = False
         self._stop_observing = self.model.subscribe(self._model_changed)
 
@@ -304,6 +307,12 @@ class DayScreen(Screen[None]):
     action_zoom_preview = action("preview_keys", "zoom")
     action_hide_preview = action("preview_keys", "hide")
     action_triage_cards = action("quick_triage", "open")
+
+    def action_unsure_queue(self) -> None:
+        self.unsure.open()
+
+    def on_unsure_found(self, message: UnsureFound) -> None:
+        self.unsure.found(message)
 
     # -- filters (screens/filtering.py) -----------------------------------------------------
 
