@@ -36,10 +36,11 @@ from paperterm.tui.compat import push_result_callback
 from paperterm.tui.day_loading import DayLoader
 from paperterm.tui.footer import refit_footers
 from paperterm.tui.key_order import handled_by, until_mounted
-from paperterm.tui.messages import DayFetched, DayFetchFailed
+from paperterm.tui.messages import DayFetched, DayFetchFailed, StoreChanged
 from paperterm.tui.notices import NoticeLine
 from paperterm.tui.palette import SafeCommandPalette
 from paperterm.tui.screens.day import DayScreen
+from paperterm.tui.store_watch import StoreWatch
 from paperterm.tui.store_writes import Op, StoreWrites
 from paperterm.tui.text import one_line
 from paperterm.tui.theme_choice import cycle_order, first_theme, start_with_theme
@@ -82,6 +83,7 @@ class PapertermApp(App[int], inherit_bindings=False):
         # local rankings run beside the reader, keys never wait (started by the first one)
         self.ranking: RankingProcess | None = RankingProcess() if ranking_wanted() else None
         self.loader = DayLoader(self, self, autoscore=autoscore)  # days loaded meanwhile
+        self.store_watch = StoreWatch(self, session.open_store)  # other programs' writes
         self.keymap, key_problems = keymap_problems(dict(session.config.keys))
         keys, _ = effective_keys(self.keymap)
         self.quit_keys = frozenset(keys["quit"].split(","))
@@ -193,7 +195,15 @@ class PapertermApp(App[int], inherit_bindings=False):
 
     def on_app_focus(self, event: events.AppFocus) -> None:
         """Back in the reader: marks another program set meanwhile (a CLI run) show."""
-        days = self._flush_seen()  # the seen marks of this run go first
+        self._reload_marks(self._flush_seen())  # the seen marks of this run go first
+
+    def on_store_changed(self, message: StoreChanged) -> None:
+        """Another connection wrote to the database (tui/store_watch.py): a star given in
+        another shell shows within a second, without a key."""
+        if message.worker is self.store_watch.thread:
+            self._reload_marks([s for s in self.screen_stack if isinstance(s, DayScreen)])
+
+    def _reload_marks(self, days: list[DayScreen]) -> None:
         if not self.store.available or self.writes.pending:  # the store would undo marks
             return
         self.marks.reload([pid for screen in days for pid in screen.model.by_id])
@@ -259,6 +269,8 @@ class PapertermApp(App[int], inherit_bindings=False):
                 self.startup_notices.append((self.store.notice, "warning"))
         self.marks = MarksService(self.store, self.session.topic.name, write=self.write_store)
         self.marks.subscribe(self.apply_marks)
+        if self.store.available:  # another program's marks show without a key
+            self.store_watch.start()
 
     def write_store(self, what: str, op: Op) -> None:
         """Run a write (`what`: "star 2602.20191") now, or in the background while another
@@ -296,6 +308,7 @@ class PapertermApp(App[int], inherit_bindings=False):
         from paperterm.store import Store
 
         self._stop_ranking()
+        self.store_watch.stop()
         # the screens are unmounted first: they have written what they had to
         if self.writes.pending and self.store.available:  # one last try, with a longer wait
             self.writes.busy_wait = 2.0

@@ -107,6 +107,11 @@ class UnsureFound(WorkerMessage):
         self.topic, self.ids, self.how, self.notice = topic, ids, how, notice
 
 
+class StoreChanged(WorkerMessage):
+    """Another connection (a `paperterm star` in another shell, another reader) committed
+    to the database: the marks shown may be stale."""
+
+
 class EnrichmentDone(WorkerMessage):
     """The day's enrichment is cached; `problem` is what went wrong ("" if nothing)."""
 
