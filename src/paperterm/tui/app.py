@@ -36,6 +36,7 @@ from paperterm.tui.compat import push_result_callback
 from paperterm.tui.day_loading import DayLoader
 from paperterm.tui.footer import refit_footers
 from paperterm.tui.key_order import handled_by, until_mounted
+from paperterm.tui.message_log import MessageLog
 from paperterm.tui.messages import DayFetched, DayFetchFailed, StoreChanged
 from paperterm.tui.notices import NoticeLine
 from paperterm.tui.palette import SafeCommandPalette
@@ -76,6 +77,7 @@ class PapertermApp(App[int], inherit_bindings=False):
         self.autoscore = autoscore
         self.store: Store  # opened with the first screen (get_default_screen)
         self.marks: MarksService  # every mark, for the current topic; made with the store
+        self.said_log = MessageLog()  # every notice of the session (M)
         self.writes = StoreWrites()  # star/seen/saved writes, retried behind a lock
         self._retry_timer: Timer | None = None
         self.quitting = False  # set by `q`: every later key and click is ignored
@@ -234,6 +236,8 @@ class PapertermApp(App[int], inherit_bindings=False):
         """A notice goes to the screen's header line (`NoticeLine`), where it covers
         nothing; a screen without one shows it as a toast. A screen just put up (a day
         loaded meanwhile) has no header line yet: the notice waits for it."""
+        self.said_log.add(message if not markup else Text.from_markup(message).plain,
+                          str(severity))
         screen = self.screen if self.screen_stack else None
         if screen is not None and not screen.is_mounted:
             screen.call_later(self._show_notice, message, title, severity, timeout, markup)
@@ -335,6 +339,11 @@ class PapertermApp(App[int], inherit_bindings=False):
         problem = remember_theme(self.theme, self.session.config.theme)
         if problem:
             self.say(problem, "warning")
+
+    def action_show_messages(self) -> None:
+        from paperterm.tui.message_log import MessageLogScreen
+
+        self.push_screen(MessageLogScreen(self.said_log))
 
     def action_show_help(self) -> None:
         from paperterm.tui.help import HelpScreen  # (imported when first opened: 1.4 ms)

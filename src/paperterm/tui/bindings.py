@@ -106,6 +106,8 @@ APP_KEYS: tuple[KeySpec, ...] = (
     KeySpec("theme", "T", "app.cycle_theme", "Theme", "Next colour theme"),
     KeySpec("refresh", "R", "app.refresh_day", "Refresh",
             "Fetch today's announcement from arXiv again"),
+    KeySpec("messages", "M", "app.show_messages", "Messages",
+            "Message log: every notice of this session, with its time"),
     KeySpec("help", "question_mark", "app.show_help", "Help", "All keys", show=True),
     KeySpec("quit", "q", "app.quit", "Quit", "Quit paperterm", show=True),
 )
