@@ -82,6 +82,9 @@ class PapertermApp(App[int], inherit_bindings=False):
         self._retry_timer: Timer | None = None
         self.quitting = False  # set by `q`: every later key and click is ignored
         self.hints_given: set[str] = set()  # once per run, whatever day screens follow
+        # free-text topics of this session (the one it started with too), offered by `t`
+        self.free_topics: dict[str, Topic] = (
+            {session.topic.name: session.topic} if session.topic.adhoc else {})
         # local rankings run beside the reader, keys never wait (started by the first one)
         self.ranking: RankingProcess | None = RankingProcess() if ranking_wanted() else None
         self.loader = DayLoader(self, self, autoscore=autoscore)  # days loaded meanwhile
