@@ -14,7 +14,7 @@ async def test_t_repaints_the_preview_in_the_new_theme(make_session, make_app, p
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         p = probe(app)
-        preview = p.day.query_one("#preview", Preview)
+        preview = p.preview
         top = preview.region.y
         names = app.theme_cycle()
         steps = (names.index("paperterm-light") - names.index("paperterm-dark")) % len(names)
