@@ -279,8 +279,14 @@ class LibraryScreen(Screen[None]):
         detail = self.query_one("#library-detail", Static)
         h = self.current
         if h is None:
-            detail.update(Text("No cached paper matches." if self.mode != "starred"
-                               else "Nothing starred yet: * stars a paper."))
+            if self.mode == "starred":
+                said = "Nothing starred yet: * stars a paper."
+            elif self.mode == "search" and match_expression(self.query_text) is None:
+                said = ("Type to search every cached paper: words, \"a phrase\", prefix*, "
+                        "-word, author:, tag:")  # nothing asked yet: nothing failed to match
+            else:
+                said = "No cached paper matches."
+            detail.update(Text(said))
             return
         p = h.paper
         store = self.reader.store

@@ -1,0 +1,23 @@
+"""The reader's Low items of issue 32, one test each, read off the screen: the search screen
+says nothing "matches" before anything is typed; `W` with nothing this week says so and
+`esc` goes back; the note dialog names the paper; undoing "not interested" in the cards
+brings the card back; at 200 columns the footer uses the width."""
+
+from __future__ import annotations
+
+from paperterm.tui.screens.library import LibraryScreen
+
+
+async def test_search_says_nothing_matches_only_after_a_query(make_session, make_app, size,
+                                                              until):
+    app = make_app(make_session())
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await pilot.press("F")
+        await until(pilot, lambda: isinstance(app.screen, LibraryScreen))
+        screen = app.screen
+        detail = screen.query_one("#library-detail")
+        await until(pilot, lambda: "Type to search" in str(detail.render()))
+        assert "No cached paper matches" not in str(detail.render())
+        await pilot.press(*"zzqxwv")
+        await until(pilot, lambda: "No cached paper matches" in str(detail.render()))
