@@ -21,3 +21,18 @@ async def test_search_says_nothing_matches_only_after_a_query(make_session, make
         assert "No cached paper matches" not in str(detail.render())
         await pilot.press(*"zzqxwv")
         await until(pilot, lambda: "No cached paper matches" in str(detail.render()))
+
+
+async def test_w_with_nothing_this_week_says_so_and_the_day_stays(
+        make_session, make_app, probe, until, size, monkeypatch):
+    monkeypatch.setenv("PAPERTERM_TODAY", "2026-03-11")  # a later week: nothing cached
+    app = make_app(make_session())
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        p = probe(app)
+        day = p.day
+        await pilot.press("W")
+        await until(pilot, lambda: p.said("Nothing this week"), seconds=20)
+        assert p.day is day and len(p.shown) == 244  # not an empty view with no way back
+        assert "2026-02-25" in p.header()
+        assert any("since 2026-03-09" in n for n in p.notices("warning"))
