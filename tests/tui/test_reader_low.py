@@ -36,3 +36,23 @@ async def test_w_with_nothing_this_week_says_so_and_the_day_stays(
         assert p.day is day and len(p.shown) == 244  # not an empty view with no way back
         assert "2026-02-25" in p.header()
         assert any("since 2026-03-09" in n for n in p.notices("warning"))
+
+
+async def test_the_note_dialog_names_the_paper_and_saving_covers_nothing(
+        make_session, make_app, probe, until, size):
+    from paperterm.tui.screens.note_editor import NoteEditor
+
+    app = make_app(make_session())
+    async with app.run_test(size=size, notifications=True) as pilot:
+        await pilot.pause()
+        p = probe(app)
+        paper = p.current.paper
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, NoteEditor))
+        heading = str(app.screen.query_one("#note-heading").render())
+        assert paper.id in heading and paper.title.split()[0] in heading
+        await pilot.press(*"read it", "ctrl+s")
+        await until(pilot, lambda: not isinstance(app.screen, NoteEditor))
+        # said in the day's header line, not as a toast over the preview
+        await until(pilot, lambda: "Note and tags saved" in p.header_notice())
+        assert not app.query("Toast")

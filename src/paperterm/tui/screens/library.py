@@ -386,4 +386,4 @@ class LibraryScreen(Screen[None]):
 
     def action_note(self) -> None:
         if self.current is not None:
-            self.app.push_screen(NoteEditor(self.current.paper.id))  # shown as it is saved
+            self.app.push_screen(NoteEditor(self.current.paper.id, self.current.paper.title))  # shown as it is saved
