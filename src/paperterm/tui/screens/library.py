@@ -385,5 +385,6 @@ class LibraryScreen(Screen[None]):
                                                open_day=self.open_day))
 
     def action_note(self) -> None:
-        if self.current is not None:
-            self.app.push_screen(NoteEditor(self.current.paper.id, self.current.paper.title))  # shown as it is saved
+        if self.current is not None:  # shown as it is saved
+            paper = self.current.paper
+            self.app.push_screen(NoteEditor(paper.id, paper.title))
