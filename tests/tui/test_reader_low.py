@@ -56,3 +56,22 @@ async def test_the_note_dialog_names_the_paper_and_saving_covers_nothing(
         # said in the day's header line, not as a toast over the preview
         await until(pilot, lambda: "Note and tags saved" in p.header_notice())
         assert not app.query("Toast")
+
+
+async def test_undo_of_not_interested_in_the_cards_brings_the_card_back(
+        make_session, make_app, probe, until, size):
+    from paperterm.tui.screens.cards import TriageCards
+
+    app = make_app(make_session())
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await pilot.press("v")
+        await until(pilot, lambda: isinstance(app.screen, TriageCards))
+        cards = app.screen
+        first = cards.current
+        await pilot.press("d")  # not interested: on to the next card
+        await until(pilot, lambda: cards.current is not first and first.dismissed)
+        await pilot.press("ctrl+z")
+        await until(pilot, lambda: not first.dismissed)
+        await until(pilot, lambda: cards.card.entry is first)  # the card is back in view
+        assert "1 of" in cards.query_one("#card-header").normal().plain

@@ -133,7 +133,19 @@ class TriageCards(Screen[Entry | None]):
 
     def _marks_changed(self, change: DayChange) -> None:
         if self.is_attached and self.is_mounted:
+            self._bring_back(change)
             self._show()  # a mark given here, undone, or given elsewhere
+
+    def _bring_back(self, change: DayChange) -> None:
+        """A star or "not interested" taken back (ctrl+z) on a card already passed: that
+        card shows again, to be answered anew."""
+        if not change.fields & {"starred", "dismissed"}:
+            return
+        back = [i for i, e in enumerate(self.deck[: self.at]) if e.id in change.ids
+                and not ("starred" in change.fields and e.starred)
+                and not ("dismissed" in change.fields and e.dismissed)]
+        if back:
+            self.at = back[-1]
 
     def replace_rest(self, rest: list[Entry]) -> None:
         """The cards after this one are `rest` from now on (those already shown stay)."""
