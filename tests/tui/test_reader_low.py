@@ -75,3 +75,21 @@ async def test_undo_of_not_interested_in_the_cards_brings_the_card_back(
         await until(pilot, lambda: not first.dismissed)
         await until(pilot, lambda: cards.card.entry is first)  # the card is back in view
         assert "1 of" in cards.query_one("#card-header").normal().plain
+
+
+async def test_a_wide_footer_uses_the_width(make_session, make_app, until):
+    from paperterm.tui.compat import FooterKey
+
+    def shown(app) -> list[str]:
+        return [k.action for k in app.screen.query(FooterKey) if k.display]
+
+    app = make_app(make_session())
+    async with app.run_test(size=(200, 50)) as pilot:
+        await pilot.pause()
+        wide = shown(app)
+        for action in ("library_search", "starred_view", "previous_day", "next_day"):
+            assert action in wide, wide
+        await pilot.resize_terminal(120, 40)
+        await until(pilot, lambda: len(shown(app)) < len(wide))
+        narrow = shown(app)
+        assert "app.show_help" in narrow and "app.quit" in narrow  # the way out stays
