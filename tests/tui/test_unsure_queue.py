@@ -4,6 +4,8 @@ and recorded for `paperterm eval`."""
 
 from __future__ import annotations
 
+import pytest
+
 from paperterm.day.listing import sort_entries
 from paperterm.scoring.local.unsure import borderline
 from paperterm.settings.reader_state import unsure_answers
@@ -64,3 +66,42 @@ async def test_unsure_queue_from_the_palette(make_session, make_app, probe, unti
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, TriageCards), 20)
         assert "Unsure queue" in _header(app)
+
+
+@pytest.mark.usefixtures("embedding_model")
+async def test_with_a_learned_model_the_least_sure_papers_first(
+        make_session, make_app, probe, until, size, example_papers):
+    """With stars for the topic the queue is the learned model's (in the ranking process):
+    its probability nearest 0.5 first, no starred paper among the cards."""
+    import numpy as np
+
+    from paperterm.scoring.local.unsure import learned_probability
+    from paperterm.services.marks import MarksService
+    from paperterm.store import Store
+
+    session = make_session()
+    starred = [p.id for p in example_papers if p.title.startswith(("MoBiQuant", "Elimination"))]
+    store = Store.open(session.db_path)
+    try:
+        store.papers.save_day("cs.LG+cs.AI", session.day.day, example_papers, source="rss")
+        MarksService(store, "moe").star(starred)
+    finally:
+        store.close()
+    app = make_app(session)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await pilot.press("V")
+        await until(pilot, lambda: isinstance(app.screen, TriageCards), 120)
+        cards = app.screen
+        await until(pilot, lambda: probe(app).said("least sure about"))
+        ids = [e.id for e in cards.deck]
+        assert not set(ids) & set(starred)
+    store = Store.open(session.db_path)
+    try:  # the same order as the learned model gives here
+        open_ = [p for p in example_papers if p.id not in starred]
+        prob = learned_probability(store, open_, session.topic)
+    finally:
+        store.close()
+    assert prob is not None
+    nearest = [open_[i].id for i in np.argsort(np.abs(prob - 0.5), kind="stable")[:5]]
+    assert ids[:5] == nearest
