@@ -148,6 +148,8 @@ class PapertermApp(App[int], inherit_bindings=False):
         for text, severity in [*self.startup_notices, *message.notices]:
             self.say(text, severity, timeout=10)
         self.startup_notices = []
+        if self.store.available and not self.store_watch.started:  # after the first paint
+            self.store_watch.start()  # another program's marks show without a key
         if not gc.isenabled():  # turned off for start-up (cli/reader.py): on after the paint
             self.call_after_refresh(_collect_from_now_on)
 
@@ -276,8 +278,6 @@ class PapertermApp(App[int], inherit_bindings=False):
                 self.startup_notices.append((self.store.notice, "warning"))
         self.marks = MarksService(self.store, self.session.topic.name, write=self.write_store)
         self.marks.subscribe(self.apply_marks)
-        if self.store.available:  # another program's marks show without a key
-            self.store_watch.start()
 
     def write_store(self, what: str, op: Op) -> None:
         """Run a write (`what`: "star 2602.20191") now, or in the background while another

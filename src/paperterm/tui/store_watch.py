@@ -29,6 +29,10 @@ class StoreWatch:
         self._stop = threading.Event()
         self.thread = threading.Thread(target=self._run, name="store-watch", daemon=True)
 
+    @property
+    def started(self) -> bool:
+        return self.thread.ident is not None
+
     def start(self) -> None:
         self.thread.start()
 
