@@ -44,6 +44,9 @@ async def test_nothing_is_read_while_nothing_changed(make_session, make_app, pro
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         p = probe(app)
+        # the start-up's own writes (the ranking's cache) are over
+        await until(pilot, lambda: p.day.model.scorer_label == "local scorer"
+                    and not any(w.is_running for w in p.day.workers), seconds=30)
         real = app.marks.reload
         monkeypatch.setattr(app.marks, "reload", lambda ids: reloads.append(1) or real(ids))
         watch = app.store_watch

@@ -148,9 +148,11 @@ class TriageCards(Screen[Entry | None]):
             self.at = back[-1]
 
     def replace_rest(self, rest: list[Entry]) -> None:
-        """The cards after this one are `rest` from now on (those already shown stay)."""
-        done = {e.id for e in self.deck[: self.at]}
-        self.deck[self.at:] = [e for e in rest if e.id not in done]
+        """The cards after this one are `rest` from now on (those shown, this one included,
+        stay: a card is never swapped under the reader's eyes)."""
+        keep = self.deck[: self.at + 1]
+        kept = {e.id for e in keep}
+        self.deck[:] = keep + [e for e in rest if e.id not in kept]
         self._show()
 
     def _answered(self, entry: Entry, answer: str) -> None:
