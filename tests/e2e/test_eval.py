@@ -293,3 +293,19 @@ def test_papers_a_model_did_not_reach_are_ranked_by_their_local_value(cli, days,
         store.close()
     model = evaluate(cli)["openai/gpt-test"]
     assert model["picks"] == 3 and model["in_top_2x"] >= 2  # the old code: 0 (ranked last)
+
+
+def test_eval_counts_the_unsure_queue_answers(cli, days):
+    """The reader's unsure queue (V) records its answers; eval says how many taught it."""
+    from paperterm.settings.reader_state import record_unsure_answer
+
+    for ids in PICKS.values():
+        cli("star", *ids)
+    before = cli("eval")
+    assert before.returncode == 0 and "Unsure queue" not in before.stdout
+    record_unsure_answer("moe", PICKS[FEB25][0], "starred")
+    record_unsure_answer("moe", "2602.20001", "dismissed")
+    proc = cli("eval")
+    assert proc.returncode == 0, proc.stderr
+    assert ("Unsure queue (V in the reader): 2 answers for topic 'moe' (1 starred, "
+            "1 not interested)") in proc.stdout

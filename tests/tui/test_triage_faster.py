@@ -48,9 +48,10 @@ async def test_quick_triage_cards(make_session, make_app, probe, until, size):
         assert cards.current is fourth
         await pilot.press("ctrl+z")  # undo reaches the last undoable mark: not interested
         await until(pilot, lambda: not second.dismissed)
+        assert cards.current is second  # its card comes back, to be answered anew (issue 32)
         await pilot.press("escape")
         await until(pilot, lambda: not isinstance(app.screen, TriageCards))
-        assert p.current is fourth  # the list at the last card
+        assert p.current is second  # the list at the last card
         assert "★" in p.marks(p.row_of(first.id) - int(p.table.scroll_y))
     table = help_table({})
     assert any("Quick triage" in str(cell) for cell in table.columns[1]._cells)

@@ -74,4 +74,24 @@ def run(opts: Options) -> int:
             print(verdict, file=sys.stderr)
     else:
         print("\n".join(evaluation.table(result)))
+    said = unsure_line(topic.name)
+    if said:
+        print(said, file=sys.stderr if opts.json else sys.stdout)
     return EXIT_OK
+
+
+def unsure_line(topic: str) -> str:
+    """What the reader's unsure queue (`V`) taught the learned ranking for `topic`: its
+    answers are marks like any other, so the learned rows above include them."""
+    from paperterm.settings.reader_state import unsure_answers
+
+    answers = list(unsure_answers(topic).values())
+    if not answers:
+        return ""
+    kinds = [f"{answers.count(k)} {name}" for k, name in
+             (("starred", "starred"), ("saved", "saved"), ("dismissed", "not interested"))
+             if answers.count(k)]
+    n = len(answers)
+    return (f"Unsure queue (V in the reader): {n} answer{'s' * (n != 1)} for topic "
+            f"{topic!r} ({', '.join(kinds)}), among the marks the learned ranking is "
+            "evaluated on above.")

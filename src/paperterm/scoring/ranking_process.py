@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     import subprocess
     from multiprocessing.connection import Connection
 
+    from paperterm.scoring.local.unsure import UnsureQueue
+
 NICENESS = 10  # the child yields the cores to the reader (and the rest of the machine)
 STOP_WAIT = 1.0  # seconds `close` waits for the child to stop before killing it
 
@@ -54,6 +56,8 @@ class _Request(NamedTuple):
     topic: Topic
     day: str | None
     keywords_only: bool
+    # the unsure queue instead of a ranking: (the ids in the ranking's order, the ids left out)
+    unsure: tuple[tuple[str, ...], frozenset[str]] | None = None
 
 
 def _papers_key(day: str | None, papers: Sequence[Paper]) -> str:
@@ -95,12 +99,17 @@ class RankingProcess:
              day: str | None = None, keywords_only: bool = False) -> list[Score] | None:
         """`rank_locally` over the database at `db_path`, in the child; blocks the calling
         thread (not the interpreter) until the scores arrive."""
+        return self._ask(db_path, papers, topic, day, keywords_only, None)
+
+    def _ask(self, db_path: Path | str, papers: Sequence[Paper], topic: Topic,
+             day: str | None, keywords_only: bool,
+             unsure: tuple[tuple[str, ...], frozenset[str]] | None) -> Any:
         key = _papers_key(day, papers)
         with self._lock:
             conn = self._ensure_started()
             same = key == self._sent_key
             request = _Request(str(db_path), key, None if same else list(papers), topic, day,
-                               keywords_only)
+                               keywords_only, unsure)
             try:
                 self._sent_key = ""  # unknown until the child answers
                 conn.send(request)
@@ -115,6 +124,13 @@ class RankingProcess:
                 raise RankingProcessFailed(str(value))
             self._sent_key = key
             return value
+
+    def unsure(self, db_path: Path | str, papers: Sequence[Paper], topic: Topic, *,
+               day: str | None, ranked: Sequence[str],
+               exclude: frozenset[str]) -> UnsureQueue:
+        """`scoring.local.unsure.unsure_papers` over the database at `db_path`, in the
+        child (it loads the embedding model and trains); blocks the calling thread."""
+        return self._ask(db_path, papers, topic, day, False, (tuple(ranked), exclude))
 
     def close(self) -> None:
         """Stop the child (without waiting more than a moment); later calls fail."""
@@ -226,6 +242,7 @@ def _why(exc: BaseException) -> str:
 def _serve(conn: _Duplex) -> None:
     """The child: rank each request until told to stop (None) or the pipe closes."""
     from paperterm.scoring.local import rank_locally
+    from paperterm.scoring.local.unsure import unsure_papers
     from paperterm.store import open_or_unavailable, opener
 
     papers: Sequence[Paper] = []
@@ -245,11 +262,16 @@ def _serve(conn: _Duplex) -> None:
         try:
             store = open_or_unavailable(opener(request.db_path))
             try:
-                scores = rank_locally(store, papers, request.topic, day=request.day,
-                                      keywords_only=request.keywords_only)
+                if request.unsure is not None:
+                    ranked, exclude = request.unsure
+                    answer: Any = unsure_papers(store, papers, request.topic, ranked,
+                                                exclude=exclude)
+                else:
+                    answer = rank_locally(store, papers, request.topic, day=request.day,
+                                          keywords_only=request.keywords_only)
             finally:
                 store.close()
-            reply: tuple[bool, Any] = (True, scores)
+            reply: tuple[bool, Any] = (True, answer)
         except Exception as exc:  # reported to the parent, which ranks itself
             reply = (False, f"the ranking process failed: {_why(exc)}")
         try:

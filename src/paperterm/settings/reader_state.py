@@ -74,3 +74,29 @@ def count_hint(name: str) -> None:
     hints[name] = hints.get(name, 0) + 1
     with contextlib.suppress(OSError):
         _write({**data, "hints": hints})
+
+
+UNSURE_KEY = "unsure_answers"  # per topic: paper id -> the answer given in the unsure queue
+
+
+def _unsure(data: dict[str, object]) -> dict[str, dict[str, str]]:
+    raw = data.get(UNSURE_KEY)
+    if not isinstance(raw, dict):
+        return {}
+    return {t: {p: a for p, a in v.items() if isinstance(a, str)}
+            for t, v in raw.items() if isinstance(t, str) and isinstance(v, dict)}
+
+
+def record_unsure_answer(topic: str, paper_id: str, answer: str) -> None:
+    """Remember an answer given in the reader's unsure queue ("starred", "dismissed",
+    "saved") for `paperterm eval` (not recorded if unwritable: only the count is lost)."""
+    data = _read()
+    answers = _unsure(data)
+    answers.setdefault(topic, {})[paper_id] = answer
+    with contextlib.suppress(OSError):
+        _write({**data, UNSURE_KEY: answers})
+
+
+def unsure_answers(topic: str) -> dict[str, str]:
+    """The unsure queue's answers for `topic`: paper id -> answer."""
+    return _unsure(_read()).get(topic, {})

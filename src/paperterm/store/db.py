@@ -260,6 +260,12 @@ class Database:
         recorded = self._recorded_state()
         return recorded is not None and recorded == self._file_state()
 
+    def data_version(self) -> int:
+        """SQLite's `PRAGMA data_version`: changes when another connection commits (a
+        reader's watch for another program's writes; in WAL mode it reads shared memory,
+        not the file)."""
+        return int(self.conn.execute("PRAGMA data_version").fetchone()[0])
+
     def set_busy_timeout(self, seconds: float) -> None:
         """How long a statement waits for another process's lock before SQLITE_BUSY."""
         self.conn.execute(f"PRAGMA busy_timeout={max(0, int(seconds * 1000))}")

@@ -36,10 +36,12 @@ from paperterm.tui.compat import push_result_callback
 from paperterm.tui.day_loading import DayLoader
 from paperterm.tui.footer import refit_footers
 from paperterm.tui.key_order import handled_by, until_mounted
-from paperterm.tui.messages import DayFetched, DayFetchFailed
+from paperterm.tui.message_log import MessageLog
+from paperterm.tui.messages import DayFetched, DayFetchFailed, StoreChanged
 from paperterm.tui.notices import NoticeLine
 from paperterm.tui.palette import SafeCommandPalette
 from paperterm.tui.screens.day import DayScreen
+from paperterm.tui.store_watch import StoreWatch
 from paperterm.tui.store_writes import Op, StoreWrites
 from paperterm.tui.text import one_line
 from paperterm.tui.theme_choice import cycle_order, first_theme, start_with_theme
@@ -75,13 +77,18 @@ class PapertermApp(App[int], inherit_bindings=False):
         self.autoscore = autoscore
         self.store: Store  # opened with the first screen (get_default_screen)
         self.marks: MarksService  # every mark, for the current topic; made with the store
+        self.said_log = MessageLog()  # every notice of the session (M)
         self.writes = StoreWrites()  # star/seen/saved writes, retried behind a lock
         self._retry_timer: Timer | None = None
         self.quitting = False  # set by `q`: every later key and click is ignored
         self.hints_given: set[str] = set()  # once per run, whatever day screens follow
+        # free-text topics of this session (the one it started with too), offered by `t`
+        self.free_topics: dict[str, Topic] = (
+            {session.topic.name: session.topic} if session.topic.adhoc else {})
         # local rankings run beside the reader, keys never wait (started by the first one)
         self.ranking: RankingProcess | None = RankingProcess() if ranking_wanted() else None
         self.loader = DayLoader(self, self, autoscore=autoscore)  # days loaded meanwhile
+        self.store_watch = StoreWatch(self, session.open_store)  # other programs' writes
         self.keymap, key_problems = keymap_problems(dict(session.config.keys))
         keys, _ = effective_keys(self.keymap)
         self.quit_keys = frozenset(keys["quit"].split(","))
@@ -141,6 +148,8 @@ class PapertermApp(App[int], inherit_bindings=False):
         for text, severity in [*self.startup_notices, *message.notices]:
             self.say(text, severity, timeout=10)
         self.startup_notices = []
+        if self.store.available and not self.store_watch.started:  # after the first paint
+            self.store_watch.start()  # another program's marks show without a key
         if not gc.isenabled():  # turned off for start-up (cli/reader.py): on after the paint
             self.call_after_refresh(_collect_from_now_on)
 
@@ -193,7 +202,15 @@ class PapertermApp(App[int], inherit_bindings=False):
 
     def on_app_focus(self, event: events.AppFocus) -> None:
         """Back in the reader: marks another program set meanwhile (a CLI run) show."""
-        days = self._flush_seen()  # the seen marks of this run go first
+        self._reload_marks(self._flush_seen())  # the seen marks of this run go first
+
+    def on_store_changed(self, message: StoreChanged) -> None:
+        """Another connection wrote to the database (tui/store_watch.py): a star given in
+        another shell shows within a second, without a key."""
+        if message.worker is self.store_watch.thread:
+            self._reload_marks([s for s in self.screen_stack if isinstance(s, DayScreen)])
+
+    def _reload_marks(self, days: list[DayScreen]) -> None:
         if not self.store.available or self.writes.pending:  # the store would undo marks
             return
         self.marks.reload([pid for screen in days for pid in screen.model.by_id])
@@ -224,6 +241,8 @@ class PapertermApp(App[int], inherit_bindings=False):
         """A notice goes to the screen's header line (`NoticeLine`), where it covers
         nothing; a screen without one shows it as a toast. A screen just put up (a day
         loaded meanwhile) has no header line yet: the notice waits for it."""
+        self.said_log.add(message if not markup else Text.from_markup(message).plain,
+                          str(severity))
         screen = self.screen if self.screen_stack else None
         if screen is not None and not screen.is_mounted:
             screen.call_later(self._show_notice, message, title, severity, timeout, markup)
@@ -296,6 +315,7 @@ class PapertermApp(App[int], inherit_bindings=False):
         from paperterm.store import Store
 
         self._stop_ranking()
+        self.store_watch.stop()
         # the screens are unmounted first: they have written what they had to
         if self.writes.pending and self.store.available:  # one last try, with a longer wait
             self.writes.busy_wait = 2.0
@@ -322,6 +342,11 @@ class PapertermApp(App[int], inherit_bindings=False):
         problem = remember_theme(self.theme, self.session.config.theme)
         if problem:
             self.say(problem, "warning")
+
+    def action_show_messages(self) -> None:
+        from paperterm.tui.message_log import MessageLogScreen
+
+        self.push_screen(MessageLogScreen(self.said_log))
 
     def action_show_help(self) -> None:
         from paperterm.tui.help import HelpScreen  # (imported when first opened: 1.4 ms)

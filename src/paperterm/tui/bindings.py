@@ -38,6 +38,9 @@ APP_KEYS: tuple[KeySpec, ...] = (
             "Quick triage: the unseen papers shown, one card at a time with the full "
             "abstract (* star, d not interested, b save, space later, backspace back, "
             "esc returns to the list at the last card)", show=True),
+    KeySpec("unsure_queue", "V", "unsure_queue", "Unsure",
+            "Unsure queue: quick triage over the papers the learned ranking is least sure "
+            "about (where a star or d teaches it most; each answer retrains it)"),
     KeySpec("zoom_preview", "z", "zoom_preview", "Zoom",
             "Zoom the preview to the full height, the list down to its cursor row (again: "
             "back)"),
@@ -83,18 +86,19 @@ APP_KEYS: tuple[KeySpec, ...] = (
             "Ask the model again for the shown papers, ignoring cached scores (costs tokens)"),
     KeySpec("topic", "t", "pick_topic", "Topic", "Switch topic", show=True),
     KeySpec("library", "F", "library_search", "Library",
-            "Search every cached paper, any day (title, abstract, authors, notes, tags)"),
+            "Search every cached paper, any day (title, abstract, authors, notes, tags)",
+            show=True),
     KeySpec("starred_view", "L", "starred_view", "Starred",
-            "The reading list: starred papers of every day"),
+            "The reading list: starred papers of every day", show=True),
     KeySpec("similar", "m", "similar", "Similar", "Cached papers similar to this one"),
     KeySpec("note", "n", "edit_note", "Note", "Write a note and tags on this paper"),
     KeySpec("follow", "at", "follow_author", "Follow",
             "Follow (or unfollow) an author of this paper: @ mark, boost, always sent to "
             "the model"),
     KeySpec("previous_day", "left_square_bracket", "previous_day", "Prev day",
-            "The previous announcement day (weekends and holidays skipped)"),
+            "The previous announcement day (weekends and holidays skipped)", show=True),
     KeySpec("next_day", "right_square_bracket", "next_day", "Next day",
-            "The next announcement day (weekends and holidays skipped)"),
+            "The next announcement day (weekends and holidays skipped)", show=True),
     KeySpec("jump_day", "D", "jump_day", "Go to date", "Open the announcement of a date"),
     KeySpec("this_week", "W", "this_week", "This week",
             "Every paper announced this week, with a day column"),
@@ -103,6 +107,8 @@ APP_KEYS: tuple[KeySpec, ...] = (
     KeySpec("theme", "T", "app.cycle_theme", "Theme", "Next colour theme"),
     KeySpec("refresh", "R", "app.refresh_day", "Refresh",
             "Fetch today's announcement from arXiv again"),
+    KeySpec("messages", "M", "app.show_messages", "Messages",
+            "Message log: every notice of this session, with its time"),
     KeySpec("help", "question_mark", "app.show_help", "Help", "All keys", show=True),
     KeySpec("quit", "q", "app.quit", "Quit", "Quit paperterm", show=True),
 )
@@ -138,7 +144,8 @@ KEY_IDS = frozenset(k.id for k in ALL_KEYS)
 PRIORITY_ACTIONS = frozenset({"start_search"})
 
 
-# The footer shows bindings in order and cuts what does not fit: on a narrow terminal the
+# The footer shows bindings in order and cuts what does not fit (a wide terminal shows the
+# library's and the days' keys too, F, L, [ and ]): on a narrow terminal the
 # way out and the way to every other key must stay visible, and undo once there is a mark
 # to take back (the footer hides it until then).
 FOOTER_FIRST = ("help", "quit", "undo")

@@ -26,6 +26,7 @@ class Reader(Protocol):
     marks: MarksService  # every mark goes through it (the current topic's; undo)
     quitting: bool  # set by `q`: nothing new starts
     hints_given: set[str]  # once per run, whatever day screens follow
+    free_topics: dict[str, Topic]  # free-text topics of this session, offered again by `t`
     ranking: RankingProcess | None  # where local rankings run (None: in this process)
 
     def say(self, message: str, severity: str = "information",

@@ -96,6 +96,22 @@ class LocalScores(WorkerMessage):
         self.notice = notice
 
 
+class UnsureFound(WorkerMessage):
+    """The unsure queue of the day for `topic`: paper `ids`, least sure first; `how`:
+    "learned" (the learned model's uncertainty) or "borderline" (the ranking's band, no
+    learned model yet); `notice`: the ranking process failed (found in the reader)."""
+
+    def __init__(self, worker: Job, topic: Topic, ids: list[str], how: str,
+                 notice: str = "") -> None:
+        super().__init__(worker)
+        self.topic, self.ids, self.how, self.notice = topic, ids, how, notice
+
+
+class StoreChanged(WorkerMessage):
+    """Another connection (a `paperterm star` in another shell, another reader) committed
+    to the database: the marks shown may be stale."""
+
+
 class EnrichmentDone(WorkerMessage):
     """The day's enrichment is cached; `problem` is what went wrong ("" if nothing)."""
 

@@ -117,6 +117,14 @@ class Preview(VerticalScroll, can_focus=True):
         self._following: Entry | None = None
         self._follow_due = False  # a follow() render waits for the list's next frame
 
+    def on_mount(self) -> None:
+        # its text carries the theme's colours (muted, inserted, deleted), worked out when
+        # drawn: a theme switch (T) draws it again, once the new theme's styles are in
+        self.app.theme_changed_signal.subscribe(self, self._theme_changed)
+
+    def _theme_changed(self, _theme: object) -> None:
+        self.render_entry()
+
     def compose(self):
         yield Static(id="pv-meta")
         yield Static(id="pv-abstract")

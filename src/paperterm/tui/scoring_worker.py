@@ -22,10 +22,12 @@ from paperterm.tui.messages import (
     ScoringFinished,
     ScoringMessage,
     ScoringProgress,
+    UnsureFound,
 )
 from paperterm.tui.workers import Job, Target, current_job, post
 
 if TYPE_CHECKING:
+    from paperterm.scoring.local.unsure import UnsureQueue
     from paperterm.scoring.ranking_process import RankingProcess
     from paperterm.services.scoring import ScoringEvent
     from paperterm.store import StoreFactory
@@ -104,6 +106,27 @@ class LocalRanking(NamedTuple):
                           "lag meanwhile).")
         return self._in_thread(papers, topic, label, keywords_only), notice
 
+    def unsure(self, papers: list[Paper], topic: Topic, label: str, ranked: list[str],
+               exclude: frozenset[str]) -> tuple[UnsureQueue, str]:
+        """The unsure queue (scoring.local.unsure), and a notice when the ranking process
+        failed (found here instead)."""
+        from paperterm.scoring.local.unsure import unsure_papers
+        from paperterm.scoring.ranking_process import RankingProcessFailed
+        from paperterm.store import open_or_unavailable
+
+        notice = ""
+        if self.process is not None and self.process.usable:
+            try:
+                return self.process.unsure(self.db_path, papers, topic, day=label,
+                                           ranked=ranked, exclude=exclude), ""
+            except RankingProcessFailed as exc:
+                notice = f"Unsure queue: {exc}; worked out in the reader instead."
+        store = open_or_unavailable(self.open_store)
+        try:
+            return unsure_papers(store, papers, topic, ranked, exclude=exclude), notice
+        finally:
+            store.close()
+
     def _in_thread(self, papers: list[Paper], topic: Topic, label: str,
                    keywords_only: bool) -> list[Score] | None:
         from paperterm.scoring.local import rank_locally
@@ -126,6 +149,14 @@ def rank_in_thread(target: Target, papers: list[Paper], topic: Topic, where: Loc
         post(target, LocalScores(job, topic, keywords, notice=notice))
     scores, notice = where.rank(papers, topic, label, keywords_only=False)
     post(target, LocalScores(job, topic, scores, notice=notice))
+
+
+def unsure_in_thread(target: Target, papers: list[Paper], topic: Topic, where: LocalRanking,
+                     label: str, ranked: list[str], exclude: frozenset[str]) -> None:
+    """The papers the learned model is least sure about, posted to `target` as
+    `UnsureFound` of this worker."""
+    queue, notice = where.unsure(papers, topic, label, ranked, exclude)
+    post(target, UnsureFound(current_job(), topic, queue.ids, queue.how, notice))
 
 
 def provisional_in_thread(target: Target, papers: list[Paper], topic: Topic,

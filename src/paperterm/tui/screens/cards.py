@@ -45,6 +45,19 @@ class CardDay(Protocol):
     FOOTER_WIDE: int
 
 
+class Deck(Protocol):
+    """Where a deck of cards comes from, when it is not the list's unseen papers (the unsure
+    queue, screens/unsure.py): its title, what the header adds, and each answer given."""
+
+    title: str
+
+    def status(self) -> str:
+        """What the header says of the deck ("5 answers so far")."""
+
+    def answered(self, cards: TriageCards, entry: Entry, answer: str) -> None:
+        """`entry` was starred, saved or turned down ("starred", "saved", "dismissed")."""
+
+
 class CardHeader(NoticeLine):
     """ "Quick triage · 12 of 40 · moe · 2026-02-25 · 2★ 1✗ 3 later" (or a notice)."""
 
@@ -55,9 +68,11 @@ class CardHeader(NoticeLine):
     def normal(self) -> Text:
         c = self.cards
         out = Text(no_wrap=True, overflow="ellipsis")
-        out.append(" Quick triage ", style="bold reverse")
+        out.append(f" {c.source.title if c.source else 'Quick triage'} ", style="bold reverse")
         where = min(c.at + 1, len(c.deck))
         out.append(f"  {where} of {len(c.deck)}", style="bold")
+        if c.source is not None:
+            out.append(f"  ·  {c.source.status()}", style="bold")
         out.append(f"  ·  {one_line(c.day.topic.name)}  ·  {one_line(c.day.session.day.label)}")
         starred = sum(e.starred for e in c.deck)
         dismissed = sum(e.dismissed for e in c.deck)
@@ -71,11 +86,13 @@ class TriageCards(Screen[Entry | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = bindings(CARD_KEYS)
 
-    def __init__(self, day: CardDay, deck: list[Entry], start: int = 0) -> None:
+    def __init__(self, day: CardDay, deck: list[Entry], start: int = 0,
+                 source: Deck | None = None) -> None:
         super().__init__()
         self.day = day
         self.deck = deck
         self.at = start
+        self.source = source  # None: the list's unseen papers
         self.later: set[str] = set()
         self._stop_observing = day.model.subscribe(self._marks_changed)
 
@@ -116,7 +133,31 @@ class TriageCards(Screen[Entry | None]):
 
     def _marks_changed(self, change: DayChange) -> None:
         if self.is_attached and self.is_mounted:
+            self._bring_back(change)
             self._show()  # a mark given here, undone, or given elsewhere
+
+    def _bring_back(self, change: DayChange) -> None:
+        """A star or "not interested" taken back (ctrl+z) on a card already passed: that
+        card shows again, to be answered anew."""
+        if not change.fields & {"starred", "dismissed"}:
+            return
+        back = [i for i, e in enumerate(self.deck[: self.at]) if e.id in change.ids
+                and not ("starred" in change.fields and e.starred)
+                and not ("dismissed" in change.fields and e.dismissed)]
+        if back:
+            self.at = back[-1]
+
+    def replace_rest(self, rest: list[Entry]) -> None:
+        """The cards after this one are `rest` from now on (those shown, this one included,
+        stay: a card is never swapped under the reader's eyes)."""
+        keep = self.deck[: self.at + 1]
+        kept = {e.id for e in keep}
+        self.deck[:] = keep + [e for e in rest if e.id not in kept]
+        self._show()
+
+    def _answered(self, entry: Entry, answer: str) -> None:
+        if self.source is not None:
+            self.source.answered(self, entry, answer)
 
     def _next(self, *, seen: bool = True) -> None:
         e = self.current
@@ -134,6 +175,7 @@ class TriageCards(Screen[Entry | None]):
             if not e.starred:
                 self.day.papers.toggle_star(e)
             self._next()
+            self._answered(e, "starred")
 
     def action_not_interested(self) -> None:
         e = self.current
@@ -141,12 +183,14 @@ class TriageCards(Screen[Entry | None]):
             if not e.dismissed:
                 self.day.papers.not_interested(e)
             self._next()
+            self._answered(e, "dismissed")
 
     def action_save(self) -> None:
         e = self.current
         if e is not None:
             self.day.papers.save_entries([e])
             self._next()
+            self._answered(e, "saved")
 
     def action_later(self) -> None:
         e = self.current

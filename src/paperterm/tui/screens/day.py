@@ -44,6 +44,7 @@ from paperterm.tui.messages import (
     ScoringFailed,
     ScoringFinished,
     ScoringProgress,
+    UnsureFound,
     ZoteroDone,
 )
 from paperterm.tui.paper_list import ColumnHeader, PaperTable
@@ -62,6 +63,7 @@ from paperterm.tui.screens.sorting import SortActions
 from paperterm.tui.screens.summary import SummaryActions
 from paperterm.tui.screens.topics import TopicSwitch
 from paperterm.tui.screens.triage import Triage
+from paperterm.tui.screens.unsure import UnsureTriage
 from paperterm.tui.text import one_line
 
 
@@ -117,6 +119,7 @@ class DayScreen(Screen[None]):
         self.preview_keys = PreviewKeys(self)
         self.day_marks = DayMarks(self)
         self.quick_triage = QuickTriage(self)
+        self.unsure = UnsureTriage(self)
         self._mounted = False
         self._stop_observing = self.model.subscribe(self._model_changed)
 
@@ -310,18 +313,30 @@ class DayScreen(Screen[None]):
 
     def action_toggle_abstract(self) -> None:
         self.preview_keys.toggle_abstract()
+
     def action_keep_expanded(self) -> None:
         self.preview_keys.keep_expanded()
+
     def action_preview_down(self) -> None:
         self.preview_keys.page_down()
+
     def action_preview_up(self) -> None:
         self.preview_keys.page_up()
+
     def action_zoom_preview(self) -> None:
         self.preview_keys.zoom()
+
     def action_hide_preview(self) -> None:
         self.preview_keys.hide()
+
     def action_triage_cards(self) -> None:
         self.quick_triage.open()
+
+    def action_unsure_queue(self) -> None:
+        self.unsure.open()
+
+    def on_unsure_found(self, message: UnsureFound) -> None:
+        self.unsure.found(message)
 
     # -- filters (screens/filtering.py) -----------------------------------------------------
 
@@ -331,6 +346,7 @@ class DayScreen(Screen[None]):
 
     def action_start_search(self) -> None:
         self.filtering.start_search()
+
     def action_submit_search(self) -> None:
         self.filtering.submit_search()
 
@@ -349,6 +365,7 @@ class DayScreen(Screen[None]):
 
     def action_rescore(self) -> None:
         self.scorer.rescore()
+
     def action_force_rescore(self) -> None:
         self.scorer.force_rescore()
 
@@ -367,20 +384,28 @@ class DayScreen(Screen[None]):
 
     def on_scores_arrived(self, message: ScoresArrived) -> None:
         self.scorer.on_scores_arrived(message)
+
     def on_scoring_progress(self, message: ScoringProgress) -> None:
         self.scorer.on_scoring_progress(message)
+
     def on_scoring_failed(self, message: ScoringFailed) -> None:
         self.scorer.on_scoring_failed(message)
+
     def on_scoring_finished(self, message: ScoringFinished) -> None:
         self.scorer.on_scoring_finished(message)
+
     def on_local_scores(self, message: LocalScores) -> None:
         self.scorer.on_local_scores(message)
+
     def on_enrichment_done(self, message: EnrichmentDone) -> None:
         self.enrichment.done(message)
+
     def on_zotero_done(self, message: ZoteroDone) -> None:
         self.papers.zotero_done(message)
+
     def on_day_fetched(self, message: DayFetched) -> None:
         self.days.fetched(message)
+
     def on_day_fetch_failed(self, message: DayFetchFailed) -> None:
         self.days.failed(message)
 
@@ -396,51 +421,75 @@ class DayScreen(Screen[None]):
 
     def action_cycle_sort(self) -> None:
         self.sorting.cycle()
+
     def action_reverse_sort(self) -> None:
         self.sorting.reverse()
+
     def action_toggle_star(self) -> None:
         self.papers.toggle_star()
+
     def action_not_interested(self) -> None:
         self.papers.not_interested()
+
     def action_toggle_mark(self) -> None:
         self.papers.toggle_mark()
+
     def action_clear_marks(self) -> None:
         self.papers.clear_marks()
+
     def action_save_bib(self) -> None:
         self.papers.save_bib()
+
     def action_copy_bibtex(self) -> None:
         self.papers.copy_bibtex()
+
     def action_export_as(self) -> None:
         self.papers.export_as()
+
     def action_send_zotero(self) -> None:
         self.papers.send_zotero()
+
     def action_open_abs(self) -> None:
         self.papers.open_abs()
+
     def action_open_pdf(self) -> None:
         self.papers.open_pdf()
+
     def action_next_unseen(self) -> None:
         self.triage.next_unseen()
+
     def action_prev_unseen(self) -> None:
         self.triage.prev_unseen()
+
     def action_seen_above(self) -> None:
         self.triage.seen_above()
+
     def action_library_search(self) -> None:
         self.library.library_search()
+
     def action_starred_view(self) -> None:
         self.library.starred_view()
+
     def action_similar(self) -> None:
         self.library.similar()
+
     def action_edit_note(self) -> None:
         self.library.edit_note()
+
     def action_follow_author(self) -> None:
         self.follows.pick_author()
+
     def action_summarize(self) -> None:
         self.summaries.summarize()
+
     def action_previous_day(self) -> None:
         self.days.previous_day()
+
     def action_next_day(self) -> None:
         self.days.next_day()
+
     def action_jump_day(self) -> None:
         self.days.jump_day()
+
     def action_this_week(self) -> None:
         self.days.this_week()

@@ -190,6 +190,12 @@ class DayNavigation(DayController):
         reader.session = replace(reader.session, pending=None)
         if reader.quitting:
             return
+        if req.since is not None and not day.papers:  # an empty week: the day shown stays
+            why = " ".join(dict.fromkeys(n for n in [notice, *day.notices] if n))
+            reader.say(f"Nothing this week: no papers announced since "
+                       f"{req.since.isoformat()} are cached or could be fetched; the day "
+                       f"shown stays. {why}".strip(), "warning", timeout=8)
+            return
         s = reader.session = replace(reader.session, day=day, request=replace(req, step=0))
         # down to the reader's own day: a day visited from the library goes too
         while len(app.screen_stack) > 1 and (not isinstance(app.screen, self.screen_class)

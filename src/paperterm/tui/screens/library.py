@@ -279,8 +279,14 @@ class LibraryScreen(Screen[None]):
         detail = self.query_one("#library-detail", Static)
         h = self.current
         if h is None:
-            detail.update(Text("No cached paper matches." if self.mode != "starred"
-                               else "Nothing starred yet: * stars a paper."))
+            if self.mode == "starred":
+                said = "Nothing starred yet: * stars a paper."
+            elif self.mode == "search" and match_expression(self.query_text) is None:
+                said = ("Type to search every cached paper: words, \"a phrase\", prefix*, "
+                        "-word, author:, tag:")  # nothing asked yet: nothing failed to match
+            else:
+                said = "No cached paper matches."
+            detail.update(Text(said))
             return
         p = h.paper
         store = self.reader.store
@@ -379,5 +385,6 @@ class LibraryScreen(Screen[None]):
                                                open_day=self.open_day))
 
     def action_note(self) -> None:
-        if self.current is not None:
-            self.app.push_screen(NoteEditor(self.current.paper.id))  # shown as it is saved
+        if self.current is not None:  # shown as it is saved
+            paper = self.current.paper
+            self.app.push_screen(NoteEditor(paper.id, paper.title))

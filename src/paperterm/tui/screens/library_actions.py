@@ -98,4 +98,4 @@ class LibraryActions:
 
         e = self.view.current
         if e is not None:  # the note and tags show as the marks service publishes them
-            self.view.app.push_screen(NoteEditor(e.id))
+            self.view.app.push_screen(NoteEditor(e.id, e.paper.title))

@@ -1,6 +1,10 @@
 """`t`: switch the topic the day is scored against. A controller held by the day screen:
 the topic follows the followed authors, the scores of the old topic go, the new ones come
-(a topic read on other categories first loads the day for them)."""
+(a topic read on other categories first loads the day for them).
+
+The switcher offers every defined topic and the free-text topics of this session (the one
+the reader started with included, so switching away never loses it), and takes free text:
+whatever is typed can be used as a topic (`topics.resolve_topic`, as `--topic` does)."""
 
 from __future__ import annotations
 
@@ -8,11 +12,16 @@ from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
+from textual.command import DiscoveryHit, Hit, Hits, SimpleProvider
+from textual.content import Content
+
 from paperterm.models import Topic
 from paperterm.text.hygiene import cut
 from paperterm.tui.text import one_line
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from paperterm.tui.screens.day_view import DayView
     from paperterm.tui.screens.follow_actions import Follows
     from paperterm.tui.screens.scoring import ScoringController
@@ -25,23 +34,42 @@ class TopicSwitch:
         self.scoring = scoring
 
     def pick(self) -> None:
-        """Offer every topic in the command palette."""
-        from textual.command import SimpleCommand
-
+        """Offer every topic in the command palette, and whatever is typed as free text."""
         from paperterm.settings.config import ConfigError
         from paperterm.topics import all_topics
+        from paperterm.tui.palette import SafeCommandPalette
 
         try:
             topics = all_topics(self.view.session.config)
         except ConfigError as exc:
             self.view.reader.say(str(exc), "error")
             return
-        commands = [
-            SimpleCommand(one_line(name), partial(self.switch, topic),
-                          cut(topic.description, 100))
-            for name, topic in sorted(topics.items())
-        ]
-        self.view.app.search_commands(commands, placeholder="Switch topic…")
+        choices = [(one_line(name), topic, cut(topic.description, 100))
+                   for name, topic in sorted(topics.items())]
+        choices += [(one_line(name), topic, "free text (this session)")
+                    for name, topic in self.view.reader.free_topics.items()
+                    if name not in topics]
+        provider = TopicChoices(self.view.app.screen, [])
+        provider.choices = [(name, partial(self.switch, topic), why)
+                            for name, topic, why in choices]
+        provider.free_text = self.switch_to_text
+        self.view.app.push_screen(SafeCommandPalette(
+            providers=[provider],  # type: ignore[list-item]  # an instance, as Textual's own
+            placeholder="Switch topic… (or type any words: a free-text topic)"))
+
+    def switch_to_text(self, text: str) -> None:
+        """Rank against `text`: a defined topic by that name, else free text (said so)."""
+        from paperterm.settings.config import ConfigError
+        from paperterm.topics import resolve_topic
+
+        try:
+            resolved = resolve_topic(text, self.view.session.config)
+        except ConfigError as exc:
+            self.view.reader.say(str(exc), "error")
+            return
+        self.switch(resolved.topic)
+        if resolved.notice:
+            self.view.reader.say(resolved.notice, timeout=8)
 
     def switch(self, topic: Topic, *, same_day: bool = False) -> None:
         """Score the day against `topic` instead; the current run's late scores are dropped.
@@ -49,6 +77,8 @@ class TopicSwitch:
         view = self.view
         if not view.alive or (not same_day and view.reader.reload_for_topic(topic)):
             return
+        if topic.adhoc:  # offered again by `t` for the rest of the session
+            view.reader.free_topics.setdefault(topic.name, topic)
         view.reader.switch_marks_topic(topic.name)  # what was read so far: the old topic's
         view.topic = self.follows.with_follows(topic)
         view.session = replace(view.session, topic=view.topic)
@@ -59,3 +89,33 @@ class TopicSwitch:
         view.refilter(to_top=True)
         view.preview.render_entry()
         view.reader.say(f"Topic: {topic.name}", timeout=3)
+
+
+FREE_TEXT_SCORE = 1e-3  # below every topic that matches what is typed
+
+
+class TopicChoices(SimpleProvider):
+    """The switcher's entries: `choices` (name, switch to it, what it is) and, for whatever is
+    typed, "Use ... as a free-text topic" (`free_text`), so that no query finds nothing.
+    Handed to the palette as an instance, as Textual's `search_commands` does."""
+
+    choices: list[tuple[str, Callable[[], None], str]]
+    free_text: Callable[[str], None]
+
+    async def discover(self) -> Hits:
+        for name, run, why in self.choices:
+            yield DiscoveryHit(Content(name), run, text=name, help=why)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        names = set()
+        for name, run, why in self.choices:
+            names.add(name)
+            score = max(matcher.match(name), matcher.match(why) * 0.5)
+            if score > 0:
+                yield Hit(score, matcher.highlight(name), run, text=name, help=why)
+        text = one_line(query).strip()
+        if text and text not in names:
+            label = f"Use \u201c{text}\u201d as a free-text topic"
+            yield Hit(FREE_TEXT_SCORE, Content(label), partial(self.free_text, text),
+                      text=label, help="rank the day against these words (as --topic does)")

@@ -1,0 +1,56 @@
+"""The topic switcher takes free text (issue 32, item 9): `t` then any words offers them as
+a free-text topic (it said "No matches found"), and a free-text topic the reader started
+with is offered again after switching away."""
+
+from __future__ import annotations
+
+
+def _shows_topic(p, name: str) -> bool:
+    """The header names the topic ("topic moe ·", or at first "moe ·" where it is short of
+    room)."""
+    header = " ".join(p.header().split())
+    return f"topic {name} ·" in header or header.startswith(f"{name} ·")
+
+
+def _options(app) -> list[str]:
+    return [str(o.prompt) for o in app.screen.query_one("CommandList").options]
+
+
+async def _type_in_switcher(pilot, app, until, text: str) -> None:
+    await pilot.press("t")
+    await until(pilot, lambda: app.screen.__class__.__name__ == "SafeCommandPalette")
+    await pilot.press(*text)
+
+
+async def test_free_text_in_the_topic_switcher(make_session, make_app, probe, until, size):
+    app = make_app(make_session())
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        p = probe(app)
+        await _type_in_switcher(pilot, app, until, "speculative decoding")
+        await until(pilot, lambda: any("speculative decoding" in o for o in _options(app)))
+        assert "No matches found" not in " ".join(_options(app))
+        await pilot.press("enter")
+        await until(pilot, lambda: _shows_topic(p, "speculative decoding"))
+        assert p.day.topic.adhoc and p.day.topic.name == "speculative decoding"
+        assert p.said("not a defined topic")  # said, as --topic says it
+
+
+async def test_a_free_text_topic_started_with_is_not_lost(make_session, make_app, probe,
+                                                          until, size):
+    app = make_app(make_session(topic="speculative decoding"))
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        p = probe(app)
+        assert _shows_topic(p, "speculative decoding")
+        await _type_in_switcher(pilot, app, until, "moe")
+        await until(pilot, lambda: any(o.startswith("moe") for o in _options(app)))
+        await pilot.press("enter")
+        await until(pilot, lambda: _shows_topic(p, "moe"))
+        await _type_in_switcher(pilot, app, until, "specul")
+        # offered as a topic of this session, not only as the words typed
+        await until(pilot, lambda: any(o.startswith("speculative decoding")
+                                       for o in _options(app)))
+        await pilot.press("enter")
+        await until(pilot, lambda: _shows_topic(p, "speculative decoding"))
+        assert p.day.topic.adhoc
