@@ -33,12 +33,9 @@ def bib_positives(path: Path) -> list[Positive]:
     from paperterm.outputs.zotero import item_arxiv_id
 
     try:
-        text = limits.read_path(path, str(path), limits.MAX_IMPORT_FILE).decode("utf-8")
-    except (limits.InputTooLarge, limits.InputTooSlow) as exc:
+        text = limits.read_argument_text(str(path), str(path), limits.MAX_IMPORT_FILE)
+    except limits.Unreadable as exc:
         raise UserError(str(exc), EXIT_ERROR) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"{path}: cannot read ({getattr(exc, 'strerror', None) or exc})",
-                        EXIT_ERROR) from None
     try:
         blocks = parse_bib(text, str(path))
     except BibError as exc:

@@ -1,0 +1,85 @@
+"""Issue 31, items 1-5 (and issue 32's usage-line items): every path argument of every
+command is read capped and time-bounded, deep or huge input is one line, and the reader
+refuses to start without a terminal."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+
+from paperterm.io import limits
+
+DAY = "2026-02-25"
+
+
+# -- item 1: one capped, time-bounded reader for every path argument -------------------------
+
+
+def test_eval_gold_dev_zero_is_refused_in_one_line(cli):
+    started = time.monotonic()
+    r = cli("eval", "--date", DAY, "--gold", "/dev/zero")
+    assert r.returncode == 2, r.stderr
+    assert "larger than" in r.stderr and r.stderr.count("\n") == 1, r.stderr
+    assert time.monotonic() - started < 20
+
+
+def test_eval_gold_stdin_dev_zero_is_refused_in_one_line(run_cli):
+    with open("/dev/zero", "rb") as zero:
+        r = subprocess.run([sys.executable, "-m", "paperterm", "eval", "--date", DAY,
+                            "--gold", "-"], stdin=zero, capture_output=True, text=True,
+                           timeout=60, env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    assert r.returncode == 2, r.stderr
+    assert "larger than" in r.stderr and r.stderr.count("\n") == 1, r.stderr
+
+
+def test_eval_gold_fifo_with_a_silent_writer_gives_up_in_time(cli, tmp_path, monkeypatch):
+    monkeypatch.setattr(limits, "READ_SECONDS", 0.5)
+    fifo = tmp_path / "gold"
+    os.mkfifo(fifo)
+    writer = os.open(fifo, os.O_RDWR)  # a writer that never writes
+    try:
+        started = time.monotonic()
+        r = cli("eval", "--date", DAY, "--gold", str(fifo))
+        assert time.monotonic() - started < 10
+    finally:
+        os.close(writer)
+    assert r.returncode == 2 and "did not arrive within 0.5 s" in r.stderr, r.stderr
+
+
+def test_eval_gold_fifo_without_a_writer_never_hangs(cli, tmp_path, monkeypatch):
+    monkeypatch.setattr(limits, "READ_SECONDS", 0.5)
+    fifo = tmp_path / "gold"
+    os.mkfifo(fifo)
+    done = threading.Event()
+    result: list[subprocess.CompletedProcess[str]] = []
+
+    def run() -> None:
+        result.append(cli("eval", "--date", DAY, "--gold", str(fifo)))
+        done.set()
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    assert done.wait(30), "eval --gold FIFO (no writer) did not return within 30 s"
+    assert result[0].returncode == 2 and "did not arrive" in result[0].stderr
+
+
+def test_learn_bib_and_library_import_go_through_the_same_reader(cli, monkeypatch):
+    monkeypatch.setattr(limits, "MAX_IMPORT_FILE", 1000)
+    for args in (("learn", "--bib", "/dev/zero"), ("library", "import", "/dev/zero")):
+        r = cli(*args)
+        assert r.returncode in (1, 2) and "larger than" in r.stderr, (args, r.stderr)
+        assert r.stderr.count("\n") == 1, r.stderr
+
+
+# -- item 2: a deeply nested gold line ---------------------------------------------------------
+
+
+def test_gold_nested_100000_deep_is_one_line(cli, tmp_path):
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text('{"id": ' * 100_000 + "\n")
+    r = cli("eval", "--date", DAY, "--gold", str(gold))
+    assert r.returncode == 2, r.stderr
+    assert "nested too deeply" in r.stderr and "RecursionError" not in r.stderr, r.stderr
