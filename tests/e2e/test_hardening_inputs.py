@@ -83,3 +83,17 @@ def test_gold_nested_100000_deep_is_one_line(cli, tmp_path):
     r = cli("eval", "--date", DAY, "--gold", str(gold))
     assert r.returncode == 2, r.stderr
     assert "nested too deeply" in r.stderr and "RecursionError" not in r.stderr, r.stderr
+
+
+# -- item 3: a keyword of 600 letters ----------------------------------------------------------
+
+
+def test_a_600_letter_keyword_ranks_without_recursion(cli, tmp_path):
+    word = "ACGT" * 150
+    r = cli("score", "--sample", "--scorer", "local", "--topic", word, "--json")
+    assert r.returncode == 0, r.stderr
+    assert "RecursionError" not in r.stderr and len(r.stdout.splitlines()) == 244
+    topic = tmp_path / "long.toml"  # the same in a topic file, beside a word sharing its start
+    topic.write_text(f'name = "long"\nkeywords = ["{word}", "{word[:300]}TT", "acgt"]\n')
+    r = cli("score", "--sample", "--scorer", "local", "--topic", str(topic), "--json")
+    assert r.returncode == 0 and "RecursionError" not in r.stderr, r.stderr
