@@ -4,11 +4,14 @@ refuses to start without a terminal."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 import threading
 import time
+
+import pytest
 
 from paperterm.io import limits
 
@@ -97,3 +100,41 @@ def test_a_600_letter_keyword_ranks_without_recursion(cli, tmp_path):
     topic.write_text(f'name = "long"\nkeywords = ["{word}", "{word[:300]}TT", "acgt"]\n')
     r = cli("score", "--sample", "--scorer", "local", "--topic", str(topic), "--json")
     assert r.returncode == 0 and "RecursionError" not in r.stderr, r.stderr
+
+
+# -- item 4: search queries are capped; an index error is never "no results" -------------------
+
+
+@pytest.fixture
+def sample_cached(cli):  # type: ignore[no-untyped-def]
+    r = cli("score", "--sample", "--scorer", "local", "--json")
+    assert r.returncode == 0, r.stderr
+
+
+def test_many_exclusions_still_search(cli, sample_cached, monkeypatch):
+    from paperterm.store import fts
+
+    monkeypatch.setattr(fts, "MAX_TERMS", 1000)  # past the cap: the expression stays flat
+    words = ["model", *(f"-zzword{i}" for i in range(100))]
+    r = cli("search", *words, "--json")
+    assert r.returncode == 0 and json.loads(r.stdout), r.stderr
+
+
+def test_a_query_over_the_caps_is_one_line(cli, sample_cached):
+    started = time.monotonic()
+    r = cli("search", *(["a*"] * 640), "--json")
+    assert r.returncode == 2 and "at most 32" in r.stderr and r.stderr.count("\n") == 1
+    r = cli("search", *(f"w{i}*" for i in range(11)))
+    assert r.returncode == 2 and "prefix terms" in r.stderr, r.stderr
+    r = cli("search", "model", *(f"-w{i}" for i in range(100)))
+    assert r.returncode == 2 and "101 terms" in r.stderr, r.stderr
+    assert time.monotonic() - started < 30
+
+
+def test_an_index_error_is_said_not_swallowed(cli, sample_cached, monkeypatch):
+    from paperterm.store import fts, library
+
+    monkeypatch.setattr(library, "parse", lambda q: fts.Query(('"model" AND AND',)))
+    r = cli("search", "model", "--json")
+    assert r.returncode == 1 and "search index could not run" in r.stderr, r.stderr
+    assert r.stdout == ""
