@@ -138,3 +138,17 @@ def test_an_index_error_is_said_not_swallowed(cli, sample_cached, monkeypatch):
     r = cli("search", "model", "--json")
     assert r.returncode == 1 and "search index could not run" in r.stderr, r.stderr
     assert r.stdout == ""
+
+
+# -- item 5: the reader without a terminal -----------------------------------------------------
+
+
+def test_the_reader_without_a_terminal_refuses_in_one_line(run_cli, tmp_path):
+    out = tmp_path / "out"
+    with open(out, "w") as fh:
+        r = subprocess.run([sys.executable, "-m", "paperterm", "--date", DAY, "--offline"],
+                           stdin=subprocess.DEVNULL, stdout=fh, stderr=subprocess.PIPE,
+                           text=True, timeout=60)
+    assert r.returncode == 2, r.stderr
+    assert "needs a terminal" in r.stderr and "paperterm score --json" in r.stderr
+    assert r.stderr.count("\n") == 1 and out.read_text() == ""
