@@ -53,6 +53,52 @@ def clean_text(value: object) -> str:
     return _UNSAFE.sub("", text)
 
 
+_UNSAFE_OUT = re.compile(  # as _UNSAFE, but tabs and carriage returns stay (TSV, CRLF)
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
+    "\u202a-\u202e\u2066-\u2069]"
+)
+
+
+def terminal_safe(text: str) -> str:
+    """What a command writes, without escape sequences, control or bidi characters (every
+    line a command prints, whatever it quotes from a file, feed, server or database)."""
+    if text.isascii() and text.isprintable():
+        return text
+    return _UNSAFE_OUT.sub("", _ESCAPES.sub("", text))
+
+
+class SafeStream:
+    """A text stream whose writes go through `terminal_safe`: `cli.main` puts stdout and
+    stderr behind one for every headless command, so no string from outside reaches the
+    terminal raw, whichever line prints it."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self.failed: OSError | None = None  # a write or flush that failed (a full disk)
+
+    def write(self, text: str) -> int:
+        try:
+            self._stream.write(terminal_safe(text))
+        except OSError as exc:
+            self.failed = exc
+            raise
+        return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError as exc:
+            self.failed = exc
+            raise
+
+    def writelines(self, lines: Any) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:  # flush, fileno, isatty, encoding, buffer...
+        return getattr(self._stream, name)
+
+
 def clean_line(value: object) -> str:
     """`clean_text`, and whitespace runs (newlines too) collapsed to single spaces."""
     return " ".join(clean_text(value).split())
