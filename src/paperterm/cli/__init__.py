@@ -84,6 +84,10 @@ def _run(opts: Options) -> int:
 
         print(f"paperterm: {describe(exc, paths.database_file())}", file=sys.stderr)
         return EXIT_ERROR
+    except OverflowError as exc:  # date arithmetic past 0001-01-01 or 9999-12-31
+        print(f"paperterm: a date beyond the ends of the calendar (0001-01-01 to 9999-12-31): "
+              f"{exc}", file=sys.stderr)
+        return EXIT_USAGE
     except Exception as exc:  # last line of defence: never a traceback in the user's face
         return _internal(exc)
 

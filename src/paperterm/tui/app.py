@@ -260,20 +260,24 @@ class PapertermApp(App[int], inherit_bindings=False):
         self.marks = MarksService(self.store, self.session.topic.name, write=self.write_store)
         self.marks.subscribe(self.apply_marks)
 
-    def write_store(self, what: str, op: Op) -> None:
+    def write_store(self, what: str, op: Op) -> bool:
         """Run a write (`what`: "star 2602.20191") now, or in the background while another
-        program holds the database's lock; the user is told if it cannot be done."""
+        program holds the database's lock; the user is told if it cannot be done, and False
+        says so to the marks service (which then shows no mark as made)."""
         if not self.store.available:
-            return
+            self.say(f"Not saved: {what} ({self.store.problem or 'no database'}); this "
+                     "session keeps no marks.", "error")
+            return False
         error = self.writes.run(self.store, what, op)
         if error is not None:  # not a lock: the database went away or is read-only
             self.say(f"{error}. Stars and seen marks will not be kept.", "error")
             self.drop_store(error)
-            return
+            return False
         if self.writes.pending and self._retry_timer is None:
             self.say("The database is locked by another program; paperterm keeps trying "
                      "to save your marks", "warning")
             self._retry_timer = self.set_interval(1.0, self._retry_writes)
+        return True
 
     def _retry_writes(self) -> None:
         if self.store.available:
