@@ -4,6 +4,7 @@ on weekends: each one line that names the problem."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 from collections.abc import Iterator
@@ -100,3 +101,31 @@ def test_a_weekend_date_is_the_friday_before_and_says_so(cli):
     r = cli("score", "--date", "2026-02-28", "--offline", "--json")
     assert "2026-02-28 is a Saturday" in r.stderr and "showing Friday 2026-02-27" in r.stderr
     assert "--date 2026-02-27 could not be loaded" in r.stderr  # (offline, not cached)
+
+
+# -- item 13: a corrupt database is moved aside, and what can be read is salvaged ---------------
+
+
+def test_a_corrupt_database_is_salvaged(cli, isolated_home):
+    import sqlite3
+
+    assert cli("score", "--sample", "--scorer", "local", "--json").returncode == 0
+    assert cli("star", PID, "2602.20670").returncode == 0
+    assert cli("note", PID, "--set", "read the appendix", "--tag", "to-read").returncode == 0
+    db = sqlite3.connect(isolated_home.db)
+    pages = [r[0] for r in db.execute(
+        "SELECT pageno FROM dbstat WHERE name = 'paper_fts_data' ORDER BY pageno")]
+    size = db.execute("PRAGMA page_size").fetchone()[0]
+    db.close()
+    with open(isolated_home.db, "r+b") as fh:  # a damaged page in the search index
+        fh.seek((pages[len(pages) // 2] - 1) * size)
+        fh.write(b"\xde\xad\xbe\xef" * (size // 4))
+    r = cli("starred", "--json")
+    assert r.returncode == 0, r.stderr
+    assert "It was kept as" in r.stderr and ".broken-" in r.stderr, r.stderr
+    assert "Salvaged from it: 2 marked papers, 1 note and 1 tag" in r.stderr, r.stderr
+    got = {p["id"] for p in json.loads(r.stdout)}
+    assert got == {PID, "2602.20670"}
+    assert list(isolated_home.home.glob("paperterm.sqlite3.broken-*"))
+    r = cli("search", "appendix", "--json")  # the note is searchable again
+    assert PID in r.stdout

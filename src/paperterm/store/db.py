@@ -113,9 +113,11 @@ def _quarantine(path: Path, why: str) -> StoreError:
                 side.rename(moved.with_name(moved.name + suffix))
     except OSError as exc:
         return StoreError(f"{path}: {why}; could not move it aside ({exc.strerror}).")
-    return StoreError(
+    error = StoreError(
         f"{path}: {why}. It was kept as {moved}; paperterm starts a new, empty cache."
     )
+    error.moved = moved  # type: ignore[attr-defined]  # (for the salvage, `Database.open`)
+    return error
 
 
 class Database:
@@ -160,6 +162,14 @@ class Database:
                 raise
             store = cls(path)
             store.notice = str(exc)
+            moved = getattr(exc, "moved", None)
+            if moved is not None:  # what SQLite can still read of stars, notes, tags...
+                from paperterm.store.salvage import salvage, summary
+
+                saved = summary(salvage(moved, store.conn))
+                store.notice = (str(exc).replace("a new, empty cache", "a new cache") +
+                                (f" Salvaged from it: {saved}." if saved else
+                                 " Nothing of it could be read to salvage."))
             return store
 
     notice: str | None = None
