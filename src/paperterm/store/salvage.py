@@ -52,7 +52,7 @@ def salvage(broken: Path, new: sqlite3.Connection) -> dict[str, int]:
         return _copy(old, new, copied)
     finally:
         old.close()
-        for side, existed in zip(sides, had):  # reading made them: leave one file behind
+        for side, existed in zip(sides, had, strict=True):  # made by reading: removed
             if not existed:
                 with contextlib.suppress(OSError):
                     side.unlink()
