@@ -255,10 +255,18 @@ def _today(req: LoadRequest, store: Store) -> Day:
     except http.NetworkError as exc:
         if req.step:
             return _step_past(req, store, today, str(exc))
-        if record is not None and record["day"]:  # a re-fetch failed: the cached day stands
-            d = date.fromisoformat(record["day"])
-            return Day(store.papers.day_papers(req.feed_key, d), d.isoformat(), d, "cache",
-                       notices=[f"{exc}: showing the cached {d.isoformat()}", *_which(d, today)])
+        # a re-fetch (or --refresh) failed: a copy of today's announcement fetched earlier
+        # today is today's announcement, not a day instead of it (issue 31, item 16)
+        known = record or store.papers.fetch_record(req.feed_key, today)
+        if known is not None and known["day"]:
+            d = date.fromisoformat(known["day"])
+            cached = Day(store.papers.day_papers(req.feed_key, d), d.isoformat(), d, "cache",
+                         notices=[f"{exc}: showing the cached {d.isoformat()}",
+                                  *_which(d, today)])
+            if record is not None or not calendar.cached_day_is_stale(
+                    today, d, known["fetched_at"]):
+                return cached
+            return _not_today(cached, str(exc))
         return _not_today(_cached_or_sample(req, store, str(exc)), str(exc))
     if not parsed.papers:
         store.papers.save_day(req.feed_key, None, [], source="rss", fetched_for=today)
