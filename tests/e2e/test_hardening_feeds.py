@@ -28,3 +28,30 @@ def test_refresh_with_arxiv_hanging_keeps_todays_cached_copy_as_today(cli, fake_
     assert r.returncode == 0, r.stderr
     assert "could not be loaded" not in r.stderr, r.stderr
     assert json.loads(r.stdout)["day"] == MONDAY
+
+
+# -- item 17: only a version higher than any known is a revision --------------------------------
+
+
+def test_a_stale_version_after_a_newer_one_is_no_revision(cli, tmp_path):
+    from datetime import date
+
+    from support.feedbuild import day_rows, replacement, rss
+
+    first = day_rows("2026-02-25")
+    kept = first[0]
+    d1, d2, d3 = tmp_path / "d1.xml", tmp_path / "d2.xml", tmp_path / "d3.xml"
+    d1.write_bytes(rss(date(2026, 2, 25), first))
+    later = day_rows("2026-03-02")
+    d2.write_bytes(rss(date(2026, 3, 2), [*later[:40], replacement(kept, version=3)]))
+    d3.write_bytes(rss(date(2026, 3, 3), [*later[40:80], replacement(kept, version=2)]))
+    assert cli("score", "--feed", str(d1), "--json").returncode == 0
+    assert cli("star", kept["id"]).returncode == 0
+    r = cli("digest", "--feed", str(d2), "--format", "json")
+    assert [(x["id"], x["revised_from"]) for x in json.loads(r.stdout)["revised"]] == [
+        (kept["id"], 1)]
+    r = cli("digest", "--feed", str(d3), "--format", "json")  # v2 comes late: v3 is known
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["revised"] == [], r.stdout
+    md = cli("digest", "--feed", str(d3)).stdout
+    assert "v1→v2" not in md
