@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import unicodedata
 from collections.abc import Iterable
 from typing import NamedTuple
 
@@ -122,7 +123,7 @@ def parse(query: str) -> Query | None:
     negative: list[str] = []
     pending_or = False
     prefixes = 0
-    query = _CONTROL.sub(" ", query)
+    query = unicodedata.normalize("NFC", _CONTROL.sub(" ", query))  # as the index holds it
     for m in _TOKEN.finditer(query):
         neg, field, phrase, bare = m.groups()
         if bare == "OR" and not neg and not field:

@@ -15,6 +15,7 @@ is displayed or written. Tabs become spaces and CRLF becomes a newline.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import fields, replace
 from typing import Any
 
@@ -41,7 +42,8 @@ _UNSAFE = re.compile(
 
 
 def clean_text(value: object) -> str:
-    """`value` as text with escapes, controls, bidi and zero-width characters removed.
+    """`value` as text with escapes, controls, bidi and zero-width characters removed, in
+    Unicode normal form C.
 
     Newlines are kept (CRLF and CR become LF); tabs become spaces.
     """
@@ -50,7 +52,10 @@ def clean_text(value: object) -> str:
         return text
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
     text = _ESCAPES.sub("", text)
-    return _UNSAFE.sub("", text)
+    text = _UNSAFE.sub("", text)
+    # one Unicode form (NFC) for what is the same text: "é" precomposed or as "e" and a
+    # combining accent compare, index and dedupe alike (issue 31, item 18)
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
 
 
 _UNSAFE_OUT = re.compile(  # as _UNSAFE, but tabs and carriage returns stay (TSV, CRLF)
