@@ -24,3 +24,41 @@ async def test_a_star_that_cannot_be_saved_is_not_shown(make_session, make_app, 
     app.store.close()
     assert not p.states([first.id]).get(first.id, None) or not p.states(
         [first.id])[first.id].starred
+
+
+async def test_a_huge_revised_abstract_never_holds_the_keys(make_session, make_app, probe,
+                                                             size, until, tmp_path):
+    import json
+    import time
+    from dataclasses import replace
+    from datetime import date
+    from pathlib import Path
+
+    from support.feedbuild import day_rows, rss
+
+    from paperterm.sources.feeds import parse_feed
+    from paperterm.store import Store
+
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "feeds"
+    words = " ".join(json.loads(line)["abstract"] for line in (
+        fixtures / "day-2026-02-25.jsonl").read_text(encoding="utf-8").splitlines()).split()
+    first_day = parse_feed(rss(date(2026, 2, 25), day_rows("2026-02-25"))).papers
+    kept = replace(first_day[0], abstract=" ".join(words[:20_000]))  # v1: 20,000 words
+    db = tmp_path / "db.sqlite3"
+    store = Store.open(db)
+    store.papers.save_day("cs.AI+cs.LG", date(2026, 2, 25), [kept, *first_day[1:]],
+                          source="rss")
+    store.marks.set_starred(kept.id, True)
+    store.close()
+    later = parse_feed(rss(date(2026, 3, 2), day_rows("2026-03-02"))).papers
+    v2 = replace(kept, version=2, abstract=" ".join(words[20_000:40_000]),
+                 announce_type="replace")
+    app = make_app(make_session([*later, v2]), autoscore=False)
+    async with app.run_test(size=size) as pilot:
+        p = probe(app)
+        started = time.monotonic()
+        p.to_paper(kept.id)
+        await until(pilot, lambda: p.preview.entry is not None and p.preview.entry.id == kept.id)
+        await pilot.pause()
+        assert time.monotonic() - started < 5, "the word diff held the keys"
+        assert "diff too large" in p.meta()
