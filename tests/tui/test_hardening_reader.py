@@ -62,3 +62,62 @@ async def test_a_huge_revised_abstract_never_holds_the_keys(make_session, make_a
         await pilot.pause()
         assert time.monotonic() - started < 5, "the word diff held the keys"
         assert "diff too large" in p.meta()
+
+
+async def test_quitting_behind_another_programs_lock_is_quick_and_says_what_was_lost(
+        make_session, make_app, probe, size, until, monkeypatch):
+    import sqlite3
+    import time
+
+    from paperterm.tui.screens.day import DayScreen
+
+    monkeypatch.setattr(DayScreen, "SEEN_FLUSH_INTERVAL", 0.2)
+    session = make_session()
+    app = make_app(session)
+    other = sqlite3.connect(session.db_path, isolation_level=None, timeout=0)
+    try:
+        async with app.run_test(size=size) as pilot:
+            p = probe(app)
+            first = p.current
+            await until(pilot, lambda: app.store.available)
+            await pilot.press("asterisk")  # saved before the lock: never lost
+            await until(pilot, lambda: "★" in p.marks(0))
+            other.execute("BEGIN IMMEDIATE")  # another program holds the lock from now on
+            await pilot.press("j", "asterisk", "j", "asterisk")  # starred behind the lock
+            await until(pilot, lambda: app.writes.pending)
+            started = time.monotonic()
+            await pilot.press("q")
+        quit_took = time.monotonic() - started  # the reader closed, the lock still held
+    finally:
+        if other.in_transaction:
+            other.rollback()
+        other.close()
+    assert quit_took < 3, f"quitting waited {quit_took:.1f} s for the lock"
+    assert app.lost_writes and any("star of" in w for w in app.lost_writes), app.lost_writes
+    assert p.states([first.id])[first.id].starred  # what was committed stays
+
+
+def test_the_readers_thread_workers_never_hold_the_exit():
+    """A job blocked in a worker thread (a ranking behind a lock) does not keep the
+    process alive: the reader's event loop runs its thread workers as daemon threads."""
+    import subprocess
+    import sys
+    import time
+
+    code = """if True:
+        import asyncio, threading, time
+        from paperterm.tui.app import _DaemonExecutor
+        loop = asyncio.new_event_loop()
+        loop.set_default_executor(_DaemonExecutor())
+        async def main():
+            asyncio.get_running_loop().run_in_executor(None, time.sleep, 60)
+            await asyncio.sleep(0.1)
+        loop.run_until_complete(main())
+        loop.close()
+        print("done", flush=True)
+    """
+    started = time.monotonic()
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=60)
+    assert r.stdout.strip() == "done", r.stderr
+    assert time.monotonic() - started < 20

@@ -9,8 +9,12 @@ that runs an LLM scoring pass, after the list is on screen."""
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import contextlib
 import gc
+import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -76,6 +80,7 @@ class PapertermApp(App[int], inherit_bindings=False):
         self.store: Store  # opened with the first screen (get_default_screen)
         self.marks: MarksService  # every mark, for the current topic; made with the store
         self.writes = StoreWrites()  # star/seen/saved writes, retried behind a lock
+        self.lost_writes: list[str] = []  # those still queued when the reader closed
         self._retry_timer: Timer | None = None
         self.quitting = False  # set by `q`: every later key and click is ignored
         self.hints_given: set[str] = set()  # once per run, whatever day screens follow
@@ -301,9 +306,10 @@ class PapertermApp(App[int], inherit_bindings=False):
 
         self._stop_ranking()
         # the screens are unmounted first: they have written what they had to
-        if self.writes.pending and self.store.available:  # one last try, with a longer wait
-            self.writes.busy_wait = 2.0
+        if self.writes.pending and self.store.available:  # one last try, a moment's wait
+            self.writes.busy_wait = 0.5
             self.writes.retry(self.store)
+        self.lost_writes = self.writes.clear()  # still behind a lock: said on the way out
         with contextlib.suppress(Exception):  # not opened when the app failed to start
             self.store.close()
         # a day screen closing late (its day replaced as `q` came) writes to nothing, not
@@ -393,10 +399,47 @@ def _collect_from_now_on() -> None:
     gc.enable()
 
 
+class _DaemonExecutor(concurrent.futures.ThreadPoolExecutor):
+    """The event loop's executor for thread workers: each job on a daemon thread, so quitting
+    never waits for one (a ranking blocked for 10 s behind another program's lock on the
+    database held `q` for ~19 s: asyncio.run and the interpreter's exit join the default
+    executor's threads). A thread cut short at exit has committed nothing it was waiting
+    to write; SQLite keeps every transaction whole (issue 31, item 7)."""
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> concurrent.futures.Future:
+        future: concurrent.futures.Future = concurrent.futures.Future()
+
+        def run() -> None:
+            if not future.set_running_or_notify_cancel():
+                return
+            try:
+                future.set_result(fn(*args, **kwargs))
+            except BaseException as exc:  # handed to the awaiting worker, as the pool does
+                future.set_exception(exc)
+
+        threading.Thread(target=run, daemon=True, name="paperterm-worker").start()
+        return future
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Nothing to join: the threads are daemons, one per job."""
+
+
 def run_tui(session: Session) -> int:
     """Run the reader until the user quits. Returns the exit code."""
     app = PapertermApp(session)
-    result = app.run()
+    loop = asyncio.new_event_loop()
+    loop.set_default_executor(_DaemonExecutor())
+    asyncio.set_event_loop(loop)
+    try:
+        result = app.run(loop=loop)
+    finally:
+        with contextlib.suppress(Exception):
+            loop.run_until_complete(loop.shutdown_asyncgens())
+        asyncio.set_event_loop(None)
+        loop.close()
+    for line in app.lost_writes:  # said after the terminal is restored, where it stays
+        print(f"paperterm: not saved (the database stayed locked by another program): "
+              f"{line}", file=sys.stderr)
     if app.return_code not in (None, 0):
         return app.return_code
     return result or 0
