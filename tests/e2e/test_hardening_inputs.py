@@ -152,3 +152,38 @@ def test_the_reader_without_a_terminal_refuses_in_one_line(run_cli, tmp_path):
     assert r.returncode == 2, r.stderr
     assert "needs a terminal" in r.stderr and "paperterm score --json" in r.stderr
     assert r.stderr.count("\n") == 1 and out.read_text() == ""
+
+
+# -- issue 32: say what you mean ---------------------------------------------------------------
+
+
+def test_learn_with_no_source_is_a_usage_error(cli):
+    r = cli("learn")
+    assert r.returncode == 2 and "learn from what?" in r.stderr, r.stderr
+
+
+def test_offline_stays_a_documented_no_op_for_search_and_eval(cli, sample_cached):
+    r = cli("search", "model", "--offline", "--json")
+    assert r.returncode == 0 and json.loads(r.stdout), r.stderr
+    r = cli("eval", "--offline")
+    assert r.returncode == 0, r.stderr
+    r = cli("search", "--help")
+    assert "changes nothing" in " ".join(r.stdout.split())
+
+
+def test_categories_are_checked_against_arxivs_list(cli, isolated_home):
+    r = cli("score", "--categories", "cs.XX", "--offline", "--json")
+    assert r.returncode == 2 and "'cs.XX' is not an arXiv category" in r.stderr, r.stderr
+    assert r.stderr.count("\n") == 1
+    r = cli("score", "--categories", "cs.lg", "--offline", "--json")
+    assert r.returncode == 2 and "did you mean cs.LG?" in r.stderr
+    isolated_home.config.parent.mkdir(parents=True, exist_ok=True)
+    isolated_home.config.write_text('categories = ["cs.LG", "physics.nope"]\n')
+    r = cli("score", "--offline", "--json")
+    assert r.returncode == 2 and "'physics.nope' is not an arXiv category" in r.stderr
+
+
+def test_the_sample_day_says_its_categories_when_others_were_asked(cli):
+    r = cli("score", "--categories", "math.AG", "--offline", "--json")
+    assert r.returncode == 0, r.stderr
+    assert "the sample is cs.LG and cs.AI, not math.AG" in r.stderr

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from paperterm.cli.errors import EXIT_ERROR, EXIT_OK, UserError
+from paperterm.cli.errors import EXIT_ERROR, EXIT_OK, EXIT_USAGE, UserError
 from paperterm.cli.options import Options
 from paperterm.cli.session import load_user_config, open_marks
 from paperterm.io import limits
@@ -59,7 +59,7 @@ def bib_positives(path: Path) -> list[Positive]:
 def run(opts: Options) -> int:
     if not opts.zotero and not opts.bib:
         raise UserError("learn from what? give --zotero (the web library set under "
-                        "[zotero]) and/or --bib FILE", EXIT_ERROR)
+                        "[zotero]) and/or --bib FILE", EXIT_USAGE)  # a usage error: exit 2
     config = load_user_config(opts)
     sources: list[tuple[str, list[Positive]]] = []
     if opts.zotero:

@@ -167,7 +167,9 @@ FLAGS = (
          _since, "YYYY-MM-DD", source=True,
          cached_help="only the cached days from this date on; nothing is fetched (also: "
                      "today, yesterday, week)"),
-    Flag("--offline", LOADING, "never touch the network (cache, else the sample day)"),
+    Flag("--offline", LOADING | {"search", "eval"}, "never touch the network (cache, else "
+         "the sample day)", cached_help="accepted, and changes nothing: this command never "
+         "touches the network (kept for scripts written for earlier versions)"),
     Flag("--refresh", LOADING, "fetch today's announcement again, even if fetched today"),
 )
 GROUPS = ("loading", "scoring", "bibtex and display")  # the help's groups, in order

@@ -22,7 +22,7 @@ ARXIV_DEADLINE = 20.0  # one request to arXiv (the RSS feed, a page of an API se
 
 # -- files and streams ----------------------------------------------------------------------
 MAX_FEED_FILE = 64 * MB  # --feed FILE
-MAX_IMPORT_FILE = 256 * MB  # library import, learn --from, the .bib file written into
+MAX_IMPORT_FILE = 256 * MB  # library import, learn --bib, the .bib file written into
 MAX_TEXT_FILE = 4 * MB  # config, topic files, the reader's state, notes from stdin
 READ_SECONDS = 30.0  # one file or stream read, start to end
 
