@@ -34,7 +34,6 @@ rss = _OnFirstUse("paperterm.sources.rss")
 
 
 SAMPLE_FEED = "sample"  # the feed key the bundled sample day is cached under
-SAMPLE_CATEGORIES = ("cs.LG", "cs.AI")  # what the bundled sample day holds
 SAMPLE_CATEGORIES = frozenset({"cs.AI", "cs.LG"})  # what the bundled sample day lists
 
 def parse_feed(data: bytes) -> ParsedFeed:
@@ -236,7 +235,8 @@ def _cached_or_sample(req: LoadRequest, store: Store, why: str) -> Day:
     day = _sample(store, why)
     if req.categories and set(req.categories) != set(SAMPLE_CATEGORIES):
         # the sample is cs.LG and cs.AI: never shown as if it were the categories asked for
-        day.notices[:1] = [f"{n.rstrip('.')} (the sample is {' and '.join(SAMPLE_CATEGORIES)}"
+        day.notices[:1] = [f"{n.rstrip('.')} (the sample is "
+                           f"{' and '.join(sorted(SAMPLE_CATEGORIES, reverse=True))}"
                            f", not {'+'.join(req.categories)})." for n in day.notices[:1]]
     return day
 
