@@ -106,9 +106,9 @@ def test_the_readers_thread_workers_never_hold_the_exit():
 
     code = """if True:
         import asyncio, threading, time
-        from paperterm.tui.app import _DaemonExecutor
+        from paperterm.tui.workers import DaemonExecutor
         loop = asyncio.new_event_loop()
-        loop.set_default_executor(_DaemonExecutor())
+        loop.set_default_executor(DaemonExecutor())
         async def main():
             asyncio.get_running_loop().run_in_executor(None, time.sleep, 60)
             await asyncio.sleep(0.1)

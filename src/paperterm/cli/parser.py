@@ -228,13 +228,11 @@ class _Formatter(argparse.HelpFormatter):
 
 
 def _error(parser: argparse.ArgumentParser, message: str) -> NoReturn:
-    """A value the parser refused (`argument --date: no such date: ...`) is said alone, in
-    one line (it names the option and what is wrong); an unknown or missing argument keeps
-    the usage, which lists what the command does take."""
+    """A refused value (`argument --date: no such date`) is said alone; an unknown or
+    missing argument keeps the usage, which lists what the command takes."""
     if message.startswith("argument "):
         parser.exit(2, f"{parser.prog}: error: {message}\n")
-    argparse.ArgumentParser.error(parser, message)
-    raise AssertionError("unreachable")  # (ArgumentParser.error exits)
+    argparse.ArgumentParser.error(parser, message)  # (exits)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -10,11 +10,9 @@ that runs an LLM scoring pass, after the list is on screen."""
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import contextlib
 import gc
 import sys
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -48,6 +46,7 @@ from paperterm.tui.store_writes import Op, StoreWrites
 from paperterm.tui.text import one_line
 from paperterm.tui.theme_choice import cycle_order, first_theme, start_with_theme
 from paperterm.tui.themes import readable_variables, register_themes, score_defaults
+from paperterm.tui.workers import DaemonExecutor
 
 if TYPE_CHECKING:
     from textual.timer import Timer
@@ -399,36 +398,11 @@ def _collect_from_now_on() -> None:
     gc.enable()
 
 
-class _DaemonExecutor(concurrent.futures.ThreadPoolExecutor):
-    """The event loop's executor for thread workers: each job on a daemon thread, so quitting
-    never waits for one (a ranking blocked for 10 s behind another program's lock on the
-    database held `q` for ~19 s: asyncio.run and the interpreter's exit join the default
-    executor's threads). A thread cut short at exit has committed nothing it was waiting
-    to write; SQLite keeps every transaction whole (issue 31, item 7)."""
-
-    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> concurrent.futures.Future:
-        future: concurrent.futures.Future = concurrent.futures.Future()
-
-        def run() -> None:
-            if not future.set_running_or_notify_cancel():
-                return
-            try:
-                future.set_result(fn(*args, **kwargs))
-            except BaseException as exc:  # handed to the awaiting worker, as the pool does
-                future.set_exception(exc)
-
-        threading.Thread(target=run, daemon=True, name="paperterm-worker").start()
-        return future
-
-    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        """Nothing to join: the threads are daemons, one per job."""
-
-
 def run_tui(session: Session) -> int:
     """Run the reader until the user quits. Returns the exit code."""
     app = PapertermApp(session)
     loop = asyncio.new_event_loop()
-    loop.set_default_executor(_DaemonExecutor())
+    loop.set_default_executor(DaemonExecutor())
     asyncio.set_event_loop(loop)
     try:
         result = app.run(loop=loop)
