@@ -5,10 +5,17 @@
 #   scripts/soak.sh                 # 5 runs of the whole suite under load
 #   scripts/soak.sh --runs 1 tests/tui/test_triage_keys.py -k header   # pytest args follow
 #   SOAK_HOGS=4 scripts/soak.sh     # more (or fewer: 0) busy processes than cores
+#   scripts/soak.sh --heavy         # two busy processes per core (a shared machine at
+#                                   # load ~8 on 2 cores); --heavy goes before --runs
 # (pytest's own options, such as -n 0 for one process, pass through too)
 set -u
 
 runs=5
+per_core=1
+if [ "${1-}" = "--heavy" ]; then
+    per_core=2
+    shift
+fi
 if [ "${1-}" = "--runs" ]; then
     runs=${2:?"--runs needs a number"}
     shift 2
@@ -16,7 +23,8 @@ fi
 case $runs in
     ''|*[!0-9]*|0) echo "soak.sh: --runs wants a positive number, not '$runs'" >&2; exit 2 ;;
 esac
-hogs=${SOAK_HOGS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
+cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+hogs=${SOAK_HOGS:-$(( cores * per_core ))}
 
 pids=()
 stop_hogs() {

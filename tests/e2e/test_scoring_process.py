@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from support.fakellm import Behaviour, FakeLLM
+from support.waiting import wait_for
 
 from paperterm.scoring import run_scoring
 from paperterm.settings import ScoringSettings
@@ -63,6 +64,17 @@ def _start(llm: FakeLLM, db: Path, n: int, *flags: str) -> subprocess.Popen[str]
     )
 
 
+def _finished(proc: subprocess.Popen[str], what: str) -> tuple[str, str]:
+    """stdout and stderr of `proc` once it ends: a generous wait (a loaded 2-core machine
+    imports litellm in dev mode in well over a minute), failing with what was awaited."""
+    try:
+        return proc.communicate(timeout=300)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        _, err = proc.communicate()
+        pytest.fail(f"{what} did not finish within 300 s; stderr: {err[-2000:]}")
+
+
 def _scored_ids(db: Path) -> set[str]:
     conn = sqlite3.connect(db, timeout=5)
     try:
@@ -78,16 +90,25 @@ def test_sigkill_mid_run_then_rerun_requests_only_the_rest(monkeypatch, tmp_path
     db = tmp_path / "paperterm.sqlite3"
     papers = parse_feed(FEED.read_bytes()).papers[:20]
     topic = resolve_topic("moe", Config()).topic
-    with FakeLLM(Behaviour(delay=0.6)) as llm:
+    # the first batch is answered at once, every later one is held until the kill: the kill
+    # comes after the first commit (waited for, however slow the machine) and before any
+    # other, whatever the load (issue 31, item 19)
+    with FakeLLM(Behaviour(delay=600)) as llm:
+        llm.push(Behaviour())
         proc = _start(llm, db, 20)
         try:
-            deadline = time.monotonic() + 30
-            while not _scored_ids(db) and time.monotonic() < deadline:
+            def committed() -> bool:
                 if proc.poll() is not None:
-                    pytest.fail(f"the run ended early: {proc.stderr.read() if proc.stderr else ''}")
-                time.sleep(0.02)
+                    pytest.fail("the run ended before its first commit: "
+                                f"{proc.stderr.read() if proc.stderr else ''}")
+                return bool(_scored_ids(db))
+
+            wait_for(committed, timeout=300, every=0.02,
+                     what="the scoring process's first commit (batch 1 of 4)")
+            wait_for(lambda: llm.count >= 2, timeout=300,
+                     what="the second batch's request (held by the fake server)")
             os.kill(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=10)
+            proc.wait(timeout=60)
         finally:
             if proc.poll() is None:
                 proc.kill()
@@ -112,7 +133,7 @@ def test_sync_wrapper_closes_clients_and_reruns_without_litellm(tmp_path):
     db = tmp_path / "paperterm.sqlite3"
     with FakeLLM() as llm:
         first = _start(llm, db, 8, "-X", "dev", "-W", "always")
-        out, err = first.communicate(timeout=60)
+        out, err = _finished(first, "the first run (litellm imported in dev mode)")
         assert first.returncode == 0, err
         assert json.loads(out.strip().splitlines()[-1]) == {
             "scored": 8,
@@ -124,7 +145,7 @@ def test_sync_wrapper_closes_clients_and_reruns_without_litellm(tmp_path):
         assert llm.count == 2
 
         second = _start(llm, db, 8)
-        out, err = second.communicate(timeout=60)
+        out, err = _finished(second, "the second run (all cached)")
         assert second.returncode == 0, err
         # everything cached: zero requests, and litellm was never even imported
         assert json.loads(out.strip().splitlines()[-1]) == {

@@ -5,6 +5,7 @@ waiting for a condition instead of sleeping."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import date
@@ -243,14 +244,19 @@ def probe() -> Callable[[RecordingApp], Probe]:
 
 @pytest.fixture
 def until() -> Callable[..., Awaitable[None]]:
-    """`await until(pilot, condition, seconds=10)`: let the app run until `condition()`."""
+    """`await until(pilot, condition, seconds=30, what=...)`: let the app run until
+    `condition()`; the deadline is generous (a loaded machine runs the reader slowly), and a
+    failure says what was awaited."""
 
-    async def wait(pilot: Any, condition: Callable[[], object], seconds: float = 10.0) -> None:
-        for _ in range(int(seconds / 0.02)):
+    async def wait(pilot: Any, condition: Callable[[], object], seconds: float = 30.0,
+                   what: str = "") -> None:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
             if condition():
                 return
             await pilot.pause(0.02)
-        assert condition(), "condition not reached in time"
+        shown = what or getattr(condition, "__doc__", None) or "the condition"
+        assert condition(), f"{shown} not reached in {seconds:g} s"
 
     return wait
 

@@ -38,17 +38,20 @@ def _text_on_screen(app, text: str) -> bool:
 
 @pytest.mark.parametrize("theme", THEMES)
 async def test_every_letter_reads_in_every_theme(make_session, make_app, until, theme):
-    app = make_app(replace(make_session(), theme=theme))
+    session = replace(make_session(), theme=theme)
+    app = make_app(session)
     failures: list[str] = []
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
-        await pilot.pause()
-        assert app.theme == theme
+        await until(pilot, lambda: app.theme == theme and any(
+            _text_on_screen(app, p.title[:12]) for p in session.day.papers[:3]),
+                    seconds=60, what=f"the day list painted in {theme}")
         _check(app, "day list with the cursor", failures)
         await pilot.press("j", "j", "asterisk", "x", "enter")  # a star, a mark, expanded
         await pilot.pause()
         _check(app, "marks and the expanded preview", failures)
         await pilot.press("d")  # not interested: a notice, and the row's trace
-        await until(pilot, lambda: _text_on_screen(app, "Not interested"))
+        await until(pilot, lambda: _text_on_screen(app, "Not interested"), seconds=60,
+                    what="the 'Not interested' notice on screen")
         _check(app, "a notice", failures)
         await pilot.press("tab")  # the preview has the focus: the list's cursor is blurred
         await pilot.pause()
@@ -60,10 +63,12 @@ async def test_every_letter_reads_in_every_theme(make_session, make_app, until, 
         await pilot.pause()
         _check(app, "zoomed preview", failures)
         await pilot.press("z", "v")  # the quick triage card
-        await until(pilot, lambda: _text_on_screen(app, "Quick triage"))
+        await until(pilot, lambda: _text_on_screen(app, "Quick triage"), seconds=60,
+                    what="the quick triage card on screen")
         _check(app, "triage card", failures)
         await pilot.press("escape", "question_mark")
-        await until(pilot, lambda: _text_on_screen(app, "paperterm keys"))
+        await until(pilot, lambda: _text_on_screen(app, "paperterm keys"), seconds=60,
+                    what="the help dialog on screen")
         _check(app, "help dialog", failures)
     assert not failures, "\n".join(failures)
 

@@ -35,6 +35,7 @@ def test_reader_start_runs_without_garbage_collection(monkeypatch: pytest.Monkey
 
     seen: list[bool] = []
     monkeypatch.setattr(tui_app, "run_tui", lambda session: seen.append(gc.isenabled()) or 0)
+    monkeypatch.setattr("paperterm.cli.reader.no_terminal", lambda: None)  # as in a terminal
     monkeypatch.setenv("PAPERTERM_HOME", str(tmp_path))
     monkeypatch.setenv("PAPERTERM_CONFIG", str(tmp_path / "none.toml"))
     assert gc.isenabled()

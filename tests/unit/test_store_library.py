@@ -43,7 +43,7 @@ def test_match_expression_never_passes_fts_syntax_through():
     assert match_expression('" ( ) *') is None
     assert match_expression("moe") == '("moe")'
     assert match_expression('"mixture of" expert*') == '("mixture of") AND ("expert"*)'
-    assert match_expression("a OR b -c") == '(("a" OR "b")) NOT "c"'
+    assert match_expression("a OR b -c") == '(("a" OR "b")) NOT ("c")'
     assert match_expression("tag:to-read") == '(tags : "to-read")'
     assert match_expression("arXiv:2602.1") == '("arXiv:2602.1")'
 

@@ -106,7 +106,8 @@ def test_a_factory_that_fails_gives_a_stand_in_saying_why(tmp_path):
 
     assert open_or_unavailable(failing).problem == "cannot open it"
     stand_in = open_or_unavailable(opener(blocked / "db.sqlite3"))
-    assert not stand_in.available and "db.sqlite3" in (stand_in.problem or "")
+    assert not stand_in.available and "is a file, not a folder" in (stand_in.problem or "")
+    assert str(blocked) in (stand_in.problem or "")
 
 
 def test_a_session_without_a_store_has_a_stand_in(tmp_path):

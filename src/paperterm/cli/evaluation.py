@@ -7,11 +7,11 @@ from __future__ import annotations
 import json
 import sys
 from datetime import date
-from pathlib import Path
 
 from paperterm.cli.errors import EXIT_OK, UserError
 from paperterm.cli.options import Options
 from paperterm.cli.session import load_request, load_user_config, scored_store
+from paperterm.io import limits
 
 
 def _gold(opts: Options) -> tuple[date, set[str]] | None:
@@ -21,13 +21,10 @@ def _gold(opts: Options) -> tuple[date, set[str]] | None:
         return None
     if opts.date is None:
         raise UserError("--gold needs --date: the day its picks are for")
-    try:
-        text = sys.stdin.read() if opts.gold == "-" else Path(opts.gold).expanduser().read_text(
-            encoding="utf-8")
-    except OSError as exc:
-        raise UserError(f"--gold {opts.gold}: cannot read it ({exc.strerror or exc})") from None
-    except UnicodeDecodeError:
-        raise UserError(f"--gold {opts.gold}: cannot read it (not UTF-8 text)") from None
+    try:  # capped and time-bounded: /dev/zero, a FIFO with no writer, a 10 GB file
+        text = limits.read_argument_text(opts.gold, f"--gold {opts.gold}", limits.MAX_TEXT_FILE)
+    except limits.Unreadable as exc:
+        raise UserError(str(exc)) from None
     try:
         picks = read_gold(text)
     except ValueError as exc:

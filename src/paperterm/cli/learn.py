@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from paperterm.cli.errors import EXIT_ERROR, EXIT_OK, UserError
+from paperterm.cli.errors import EXIT_ERROR, EXIT_OK, EXIT_USAGE, UserError
 from paperterm.cli.options import Options
 from paperterm.cli.session import load_user_config, open_marks
 from paperterm.io import limits
@@ -33,12 +33,9 @@ def bib_positives(path: Path) -> list[Positive]:
     from paperterm.outputs.zotero import item_arxiv_id
 
     try:
-        text = limits.read_path(path, str(path), limits.MAX_IMPORT_FILE).decode("utf-8")
-    except (limits.InputTooLarge, limits.InputTooSlow) as exc:
+        text = limits.read_argument_text(str(path), str(path), limits.MAX_IMPORT_FILE)
+    except limits.Unreadable as exc:
         raise UserError(str(exc), EXIT_ERROR) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"{path}: cannot read ({getattr(exc, 'strerror', None) or exc})",
-                        EXIT_ERROR) from None
     try:
         blocks = parse_bib(text, str(path))
     except BibError as exc:
@@ -62,7 +59,7 @@ def bib_positives(path: Path) -> list[Positive]:
 def run(opts: Options) -> int:
     if not opts.zotero and not opts.bib:
         raise UserError("learn from what? give --zotero (the web library set under "
-                        "[zotero]) and/or --bib FILE", EXIT_ERROR)
+                        "[zotero]) and/or --bib FILE", EXIT_USAGE)  # a usage error: exit 2
     config = load_user_config(opts)
     sources: list[tuple[str, list[Positive]]] = []
     if opts.zotero:

@@ -65,13 +65,11 @@ def _read(name: str) -> tuple[list[dict[str, object]], list[Paper], dict[str, st
     from (`_learned`); UserError for anything that is not a paperterm library file (nothing
     is imported then)."""
     try:
-        raw = (limits.read_stdin("stdin", limits.MAX_IMPORT_FILE)
-               if name == "-" else limits.read_path(Path(name), name, limits.MAX_IMPORT_FILE))
+        raw = limits.read_argument(name, "stdin" if name == "-" else name,
+                                   limits.MAX_IMPORT_FILE)
         data = json.loads(raw.decode("utf-8"))
-    except (limits.InputTooLarge, limits.InputTooSlow) as exc:
-        raise UserError(str(exc)) from None
-    except OSError as exc:
-        raise UserError(f"{name}: cannot read ({exc.strerror or exc})", 1) from None
+    except limits.Unreadable as exc:
+        raise UserError(str(exc), 1 if "cannot read" in str(exc) else 2) from None
     except (ValueError, UnicodeDecodeError) as exc:
         raise UserError(f"{name}: not JSON ({exc})") from None
     except RecursionError:  # the decoder recurses: 100,000 levels deep is no library file

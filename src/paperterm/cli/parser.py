@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable, Sequence
 from datetime import date
 from pathlib import Path
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple, NoReturn, cast
 
 from paperterm import __version__
 from paperterm.outputs.exports import FORMATS as EXPORT_FORMATS
@@ -24,7 +24,7 @@ def _day(text: str, *, week: bool = False) -> date:
 
     try:
         return parse_day(text, eastern_today(), week=week)
-    except ValueError as exc:
+    except (ValueError, OverflowError) as exc:  # (PAPERTERM_TODAY not a date, or at an end)
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
@@ -170,7 +170,9 @@ FLAGS = (
     Flag("--starred-since", frozenset({"starred"}), "only papers starred on or after this "
          "date (--since: announced on or after it; also: today, yesterday, week)", _since,
          "YYYY-MM-DD"),
-    Flag("--offline", LOADING, "never touch the network (cache, else the sample day)"),
+    Flag("--offline", LOADING | {"search", "eval"}, "never touch the network (cache, else "
+         "the sample day)", cached_help="accepted, and changes nothing: this command never "
+         "touches the network (kept for scripts written for earlier versions)"),
     Flag("--refresh", LOADING, "fetch today's announcement again, even if fetched today"),
 )
 GROUPS = ("loading", "scoring", "bibtex and display")  # the help's groups, in order
@@ -228,9 +230,20 @@ class _Formatter(argparse.HelpFormatter):
 
 
 
+def _error(parser: argparse.ArgumentParser, message: str) -> NoReturn:
+    """A refused value (`argument --date: no such date`) is said alone; an unknown or
+    missing argument keeps the usage, which lists what the command takes."""
+    if message.startswith("argument "):
+        parser.exit(2, f"{parser.prog}: error: {message}\n")
+    argparse.ArgumentParser.error(parser, message)  # (exits)
+
+
 class _Parser(argparse.ArgumentParser):
     """`paperterm` itself: a shared option given before the subcommand must be one the
     subcommand takes (`paperterm --prefilter 0.3 summarize ID` is a usage error)."""
+
+    def error(self, message: str) -> NoReturn:
+        _error(self, message)
 
     def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
         ns, extras = super().parse_known_args(args, namespace)
@@ -258,6 +271,9 @@ class _SearchParser(argparse.ArgumentParser):
     `-"a phrase"`, `-(`) is a query word, never an option (`search experts -hessian`
     printed the help: argparse read it as `-h`; `-"survey"` was "unrecognized arguments").
     Only `-h` and the `--` options are options."""
+
+    def error(self, message: str) -> NoReturn:
+        _error(self, message)
 
     def _parse_optional(self, arg_string: str) -> Any:
         if (arg_string.startswith("-") and not arg_string.startswith("--")

@@ -4,8 +4,18 @@ from __future__ import annotations
 
 import gc
 
+from paperterm.cli.errors import UserError
 from paperterm.cli.options import Options
 from paperterm.cli.session import open_session
+
+
+def no_terminal() -> str | None:
+    """Which of stdin and stdout is not a terminal (the reader needs both), else None."""
+    import sys
+
+    missing = [name for name, stream in (("stdin", sys.stdin), ("stdout", sys.stdout))
+               if stream is None or not stream.isatty()]
+    return " and ".join(missing) or None
 
 
 def run(opts: Options) -> int:
@@ -16,6 +26,11 @@ def run(opts: Options) -> int:
     try:
         session = open_session(opts, defer_network=True)  # the reader paints before any fetch
         session = session.close()  # the reader opens its own connection, in its own thread
+        missing = no_terminal()
+        if missing:  # from cron or a pipe: the reader would never end and write escapes
+            raise UserError(f"the reader needs a terminal, and {missing} is not one; without "
+                            "one use a headless command: `paperterm score --json` (or "
+                            "`digest`, `search`, `starred`)")
         from paperterm.tui.app import run_tui
 
         return run_tui(session)

@@ -5,12 +5,18 @@ from __future__ import annotations
 import json
 import sys
 
-from paperterm.cli.errors import EXIT_OK, UserError
+from paperterm.cli.errors import EXIT_ERROR, EXIT_OK, UserError
 from paperterm.cli.options import Options
 from paperterm.cli.session import scored_store
 from paperterm.day.scores import ShownScore, score_text
 from paperterm.store import SearchHit, Selection
-from paperterm.store.fts import HIT_CLOSE, HIT_OPEN, match_expression
+from paperterm.store.fts import (
+    HIT_CLOSE,
+    HIT_OPEN,
+    QueryTooLarge,
+    SearchFailed,
+    match_expression,
+)
 
 
 def hit_record(hit: SearchHit, starred: bool, shown: ShownScore | None = None,
@@ -41,14 +47,21 @@ def _line(hit: SearchHit, starred: bool, shown: ShownScore | None) -> str:
 
 def run(opts: Options) -> int:
     query = " ".join(opts.terms)
-    if match_expression(query) is None:
-        raise UserError(f"nothing to search for in {query!r}: give at least one word")
+    try:
+        if match_expression(query) is None:
+            raise UserError(f"nothing to search for in {query!r}: give at least one word")
+    except QueryTooLarge as exc:
+        raise UserError(str(exc)) from None
     from paperterm.services import library
 
     store, topic, settings = scored_store(opts)
     try:
         sel = Selection(starred=opts.starred, tag=opts.tag, since=opts.since)
-        hits, shown = library.search(store, query, topic, settings, limit=opts.limit, sel=sel)
+        try:
+            hits, shown = library.search(store, query, topic, settings, limit=opts.limit,
+                                         sel=sel)
+        except SearchFailed as exc:  # never "no results" when the index failed
+            raise UserError(str(exc), EXIT_ERROR) from None
         starred = store.marks.starred_ids() if hits else set()
         revised = library.revised_from(store, hits) if opts.json else {}
     finally:

@@ -97,11 +97,19 @@ def open_marks(opts: Options, config: Config | None = None) -> MarksService:
 def load_request(opts: Options, config: Config, topic: Topic):  # -> LoadRequest
     from paperterm.sources.loader import LoadRequest
 
+    day = opts.date
+    if day is not None and day.weekday() >= 5:  # as the reader's `D`: the Friday before
+        from paperterm.sources.calendar import eastern_today
+        from paperterm.sources.daynav import parse_jump
+
+        day, said = parse_jump(day.isoformat(), max(day, eastern_today()))
+        if said and opts.command != "tui":
+            print(f"note: {said}", file=sys.stderr)
     return LoadRequest(
         categories=opts.category_list or list(topic.categories or config.categories),
         announce_types=list(config.announce_types),
         feed=opts.feed,
-        date=opts.date,
+        date=day,
         query=opts.query,
         sample=opts.sample,
         offline=opts.offline,

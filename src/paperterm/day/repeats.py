@@ -6,6 +6,7 @@ its marks (star, note) are the id's, as always."""
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import TYPE_CHECKING, NamedTuple
@@ -35,7 +36,15 @@ class Repeat(NamedTuple):
 
 
 def _title_key(title: str) -> str:
-    return " ".join(ascii_lower(title).split())
+    return " ".join(ascii_lower(unicodedata.normalize("NFC", title)).split())
+
+
+def _forms(title: str) -> set[str]:
+    """The title lower-cased as SQLite does, in both Unicode forms a cache may hold (older
+    caches kept titles as the feed wrote them: NFC or NFD)."""
+    low = ascii_lower(title)
+    return {low} if low.isascii() else {unicodedata.normalize("NFC", low),
+                                        unicodedata.normalize("NFD", low)}
 
 
 def _first_author(authors: Sequence[str]) -> str:
@@ -65,7 +74,7 @@ def repeats(store: Store, papers: Sequence[Paper], day: date | None,
 def _near_duplicates(store: Store, papers: Sequence[Paper], own: Mapping[str, date | None],
                      out: dict[str, Repeat]) -> None:
     """Add the papers whose title and first author an earlier announced paper has."""
-    holder = {ascii_lower(p.title): p.id for p in papers}
+    holder = {form: p.id for p in papers for form in _forms(p.title)}
     # the titles some other paper holds too (nearly every title of a day is its own only)
     shared = store.papers.titles_held_elsewhere(holder)
     if not shared:
@@ -73,7 +82,7 @@ def _near_duplicates(store: Store, papers: Sequence[Paper], own: Mapping[str, da
     # a view of several days can hold both twins: each may be the later one
     wanted: dict[tuple[str, str], list[Paper]] = {}
     for p in papers:
-        if ascii_lower(p.title) in shared:
+        if _forms(p.title) & shared:
             wanted.setdefault((_title_key(p.title), _first_author(p.authors)), []).append(p)
     matches: dict[str, list[Paper]] = {}  # other id -> the papers of the view it duplicates
     for other, title, authors in store.papers.same_titles(shared):

@@ -66,6 +66,10 @@ def check_values() -> None:
             continue
         if var.iso_date and not _is_date(value):
             raise EnvError(f"{var.name} is not a YYYY-MM-DD date: {value[:40]!r}")
+        if var.iso_date and not "0001-01-08" <= value <= "9999-12-24":
+            raise EnvError(f"{var.name} is at the end of the calendar ({value}): a week and "
+                           "the days around it must exist; give a day between 0001-01-08 "
+                           "and 9999-12-24")
         if var.url is not None and not _usable_url(value, var.url or "-"):
             # (the value is not repeated: it may hold credentials)
             raise EnvError(f"{var.name} is not an http(s) URL; unset it or give one such as "

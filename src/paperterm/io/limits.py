@@ -22,7 +22,7 @@ ARXIV_DEADLINE = 20.0  # one request to arXiv (the RSS feed, a page of an API se
 
 # -- files and streams ----------------------------------------------------------------------
 MAX_FEED_FILE = 64 * MB  # --feed FILE
-MAX_IMPORT_FILE = 256 * MB  # library import, learn --from, the .bib file written into
+MAX_IMPORT_FILE = 256 * MB  # library import, learn --bib, the .bib file written into
 MAX_TEXT_FILE = 4 * MB  # config, topic files, the reader's state, notes from stdin
 READ_SECONDS = 30.0  # one file or stream read, start to end
 
@@ -113,3 +113,34 @@ def read_path(path: Path, what: str, max_bytes: int, seconds: float = READ_SECON
         return read_fd(fd, what, max_bytes, seconds)
     finally:
         os.close(fd)
+
+
+class Unreadable(Exception):
+    """A path argument could not be read; the message is one line naming it and why."""
+
+
+def read_argument(name: str, what: str, max_bytes: int,
+                  seconds: float | None = None) -> bytes:
+    """The bytes behind a command's path argument (`-` is stdin; `~` is expanded): a file,
+    FIFO or device, read within `max_bytes` and `seconds` and never blocking on the open.
+    Every path argument of every command is read through here (gold files, library imports,
+    .bib files to learn from); raises Unreadable with one line naming `what`."""
+    seconds = READ_SECONDS if seconds is None else seconds
+    try:
+        if name == "-":
+            return read_stdin(what, max_bytes, seconds)
+        return read_path(Path(name).expanduser(), what, max_bytes, seconds)
+    except (InputTooLarge, InputTooSlow) as exc:
+        raise Unreadable(str(exc)) from None
+    except OSError as exc:
+        raise Unreadable(f"{what}: cannot read it ({exc.strerror or exc})") from None
+
+
+def read_argument_text(name: str, what: str, max_bytes: int,
+                       seconds: float | None = None) -> str:
+    """`read_argument` decoded as UTF-8 (Unreadable if it is not UTF-8 text)."""
+    data = read_argument(name, what, max_bytes, seconds)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Unreadable(f"{what}: cannot read it (not UTF-8 text)") from None

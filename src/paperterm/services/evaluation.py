@@ -249,6 +249,8 @@ def read_gold(text: str) -> set[str]:
                 raw = json.loads(line).get("id")
             except (ValueError, AttributeError):
                 raise ValueError(f"line {n}: not a JSON object") from None
+            except RecursionError:  # the decoder recurses: `{"id": ` 100,000 times
+                raise ValueError(f"line {n}: not a JSON object (nested too deeply)") from None
         parsed = parse_arxiv_id(raw) if isinstance(raw, str) else None
         if parsed is None:
             shown = line if len(line) <= 40 else line[:37] + "..."

@@ -19,7 +19,8 @@ from paperterm.store import Positive, Store
 from paperterm.store.notes import clean_note, clean_tags
 
 Op = Callable[[Store], None]
-Write = Callable[[str, Op], None]  # (what, for a notice: "the star of 2602.1", the write)
+Write = Callable[[str, Op], "bool | None"]  # (what: "the star of 2602.1", the write); False:
+# it failed and is not queued, so the mark is not shown as made
 UNDO_DEPTH = 50  # the undo steps kept, latest first
 TITLE_CHARS = 60
 
@@ -127,11 +128,13 @@ class MarksService:
 
     # -- writing --------------------------------------------------------------------------
 
-    def _run(self, what: str, op: Op) -> None:
+    def _run(self, what: str, op: Op) -> bool:
+        """Write (or queue behind a lock); False when the write failed: the caller then
+        publishes nothing, so a mark that cannot be saved is never shown as made."""
         if self._write is None:
             op(self.store)
-        else:
-            self._write(what, op)
+            return True
+        return self._write(what, op) is not False
 
     def _describe(self, verb: str, ids: Sequence[str]) -> str:
         if len(ids) == 1:
@@ -163,7 +166,8 @@ class MarksService:
                     store.marks.set_starred(pid, on, topic=topic)
 
         ids = list(wanted)
-        self._run(self._describe("the star of", ids), op)
+        if not self._run(self._describe("the star of", ids), op):
+            return []
         on = tuple(pid for pid, (s, _) in wanted.items() if s)
         off = tuple(pid for pid, (s, _) in wanted.items() if not s)
         return self._publish([MarkChange(on, "starred", True), MarkChange(off, "starred", False)])
@@ -182,6 +186,8 @@ class MarksService:
         if not wanted:
             return []
         changes = self._set_stars(wanted)
+        if not changes:  # not saved: nothing to undo
+            return []
         restore = {pid: prior[pid] for pid in wanted}
         self._remember(self._describe("starred" if starred else "unstarred", list(wanted)),
                        lambda: self._set_stars(restore))
@@ -218,7 +224,8 @@ class MarksService:
                 else:
                     store.marks.unmark_seen(ids)
 
-        self._run("the seen marks", op)
+        if not self._run("the seen marks", op):
+            return []
         return self._publish([MarkChange(tuple(ids), "seen", seen)])
 
     def mark_seen(self, ids: Sequence[str], *, undoable: bool = False) -> list[MarkChange]:
@@ -229,7 +236,7 @@ class MarksService:
         if not new:
             return []
         changes = self._set_seen(new, True, self._topic)
-        if undoable:
+        if undoable and changes:
             did = self._describe("marked seen", new) if len(new) == 1 else (
                 f"marked {len(new)} papers seen")
             self._remember(did, lambda: self._set_seen(new, False, None))
@@ -245,8 +252,9 @@ class MarksService:
             return []
         topic = self._topic if one_by_one else None
         path = str(bib_path)
-        self._run("the saved marks",
-                  lambda store: store.marks.mark_saved(saved, path, topic=topic))
+        if not self._run("the saved marks",
+                         lambda store: store.marks.mark_saved(saved, path, topic=topic)):
+            return []
         return self._publish([MarkChange(tuple(dict.fromkeys(p for p, _ in saved)), "saved",
                                          True)])
 
@@ -257,7 +265,8 @@ class MarksService:
                 for pid in ids:
                     store.marks.set_dismissed(pid, topic, dismissed)
 
-        self._run(self._describe("not interested in", ids), op)
+        if not self._run(self._describe("not interested in", ids), op):
+            return []
         if topic != self._topic:  # undone after a switch: nothing shown changes
             return []
         return self._publish([MarkChange(tuple(ids), "dismissed", dismissed)])
@@ -271,6 +280,8 @@ class MarksService:
             return []
         topic = self._topic
         changes = self._set_dismissed(changed, dismissed, topic)
+        if not changes:
+            return []
         verb = f"not interested ({topic}) in" if dismissed else f"interested again ({topic}) in"
         self._remember(self._describe(verb, changed),
                        lambda: self._set_dismissed(changed, not dismissed, topic))
@@ -286,8 +297,9 @@ class MarksService:
         """Replace the paper's note (an empty one deletes it)."""
         note = clean_note(body)
         topic = self._topic
-        self._run(f"the note on {paper_id}",
-                  lambda store: store.marks.set_note(paper_id, note, topic=topic))
+        if not self._run(f"the note on {paper_id}",
+                         lambda store: store.marks.set_note(paper_id, note, topic=topic)):
+            return []
         return self._publish([MarkChange((paper_id,), "note", note)])
 
     def set_tags(self, paper_id: str, tags: Iterable[str]) -> list[MarkChange]:
@@ -297,7 +309,8 @@ class MarksService:
         def op(store: Store) -> None:
             store.marks.set_tags(paper_id, wanted, topic=topic)
 
-        self._run(f"the tags of {paper_id}", op)
+        if not self._run(f"the tags of {paper_id}", op):
+            return []
         return self._publish([MarkChange((paper_id,), "tags", tuple(wanted))])
 
     def record_positives(self, source: str, positives: Iterable[Positive]) -> tuple[int, int]:

@@ -32,6 +32,11 @@ def _categories(value: Any, where: str) -> list[str]:
     items = str_list(value, where)
     if not items or any(not _CATEGORY.match(c) for c in items):
         raise ConfigError(f"{where}: expected arXiv categories such as \"cs.LG\", got {value!r}")
+    from paperterm.settings.categories import unknown
+
+    problem = unknown(items)
+    if problem:
+        raise ConfigError(f"{where}: {problem}")
     return items
 
 

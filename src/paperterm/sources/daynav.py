@@ -110,9 +110,13 @@ def parse_day(text: str, today: date, *, week: bool = False) -> date:
     ValueError with one line: "no such date" for a well-formed one that does not exist
     (2026-02-30), "not a date" for anything else."""
     word = text.strip().lower()
-    named = {"today": today, "yesterday": today - timedelta(days=1)}
-    if week:
-        named["week"] = week_start(today)
+    try:
+        named = {"today": today, "yesterday": today - timedelta(days=1)}
+        if week:
+            named["week"] = week_start(today)
+    except OverflowError:  # PAPERTERM_TODAY=0001-01-01: no day before it
+        raise ValueError(f"{text.strip()[:40]!r} from {today.isoformat()} is beyond the "
+                         "ends of the calendar (0001-01-01 to 9999-12-31)") from None
     if word in named:
         return named[word]
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", word):

@@ -32,8 +32,9 @@ class ApiErrorEntry(FeedError):
 
 
 class ImpossibleFeed(FeedError):
-    """An item says something no arXiv feed says (a version of thousands of digits): the
-    whole feed is refused rather than read with a guess, so nothing is stored from it."""
+    """An item says something no arXiv feed says (a version of thousands of digits): that
+    item is skipped, named in the feed's notice, rather than read with a guess; the rest of
+    the feed is read (one bad item never sinks a feed)."""
 
 
 @dataclass
@@ -186,10 +187,10 @@ def _read_items(items: list[etree._Element], read: Callable[[etree._Element], Pa
     for n, item in enumerate(items, 1):
         try:
             papers.append(read(item))
-        except ImpossibleFeed as exc:
-            raise ImpossibleFeed(f"{what} {n}, {exc}; the feed is refused") from None
-        except FeedError as exc:
+        except FeedError as exc:  # (ImpossibleFeed too: skipped and named, never the feed)
             skipped.append(f"{what} {n}: {exc}")
+        except (ValueError, OverflowError, RecursionError) as exc:  # any other odd value
+            skipped.append(f"{what} {n}: {type(exc).__name__}: {str(exc)[:120]}")
     return papers, skipped
 
 

@@ -232,7 +232,13 @@ def _cached_or_sample(req: LoadRequest, store: Store, why: str) -> Day:
                    approximate=store.papers.is_approximate(req.feed_key, latest),
                    notices=[f"{why.rstrip('.')}: showing the most recent cached day, "
                             f"{latest.isoformat()}."])
-    return _sample(store, why)
+    day = _sample(store, why)
+    if req.categories and set(req.categories) != set(SAMPLE_CATEGORIES):
+        # the sample is cs.LG and cs.AI: never shown as if it were the categories asked for
+        day.notices[:1] = [f"{n.rstrip('.')} (the sample is "
+                           f"{' and '.join(sorted(SAMPLE_CATEGORIES, reverse=True))}"
+                           f", not {'+'.join(req.categories)})." for n in day.notices[:1]]
+    return day
 
 
 def _today(req: LoadRequest, store: Store) -> Day:
@@ -255,10 +261,18 @@ def _today(req: LoadRequest, store: Store) -> Day:
     except http.NetworkError as exc:
         if req.step:
             return _step_past(req, store, today, str(exc))
-        if record is not None and record["day"]:  # a re-fetch failed: the cached day stands
-            d = date.fromisoformat(record["day"])
-            return Day(store.papers.day_papers(req.feed_key, d), d.isoformat(), d, "cache",
-                       notices=[f"{exc}: showing the cached {d.isoformat()}", *_which(d, today)])
+        # a re-fetch (or --refresh) failed: a copy of today's announcement fetched earlier
+        # today is today's announcement, not a day instead of it (issue 31, item 16)
+        known = record or store.papers.fetch_record(req.feed_key, today)
+        if known is not None and known["day"]:
+            d = date.fromisoformat(known["day"])
+            cached = Day(store.papers.day_papers(req.feed_key, d), d.isoformat(), d, "cache",
+                         notices=[f"{exc}: showing the cached {d.isoformat()}",
+                                  *_which(d, today)])
+            if record is not None or not calendar.cached_day_is_stale(
+                    today, d, known["fetched_at"]):
+                return cached
+            return _not_today(cached, str(exc))
         return _not_today(_cached_or_sample(req, store, str(exc)), str(exc))
     if not parsed.papers:
         store.papers.save_day(req.feed_key, None, [], source="rss", fetched_for=today)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import sqlite3
 import time
 from collections.abc import Iterator, Sequence
@@ -60,11 +61,40 @@ def describe(exc: BaseException, path: Path | str) -> StoreError:
         return BusyError(f"{path}: the database is locked by another program (another "
                          "paperterm?) and stayed locked; try again when it has finished")
     low = why.lower()
+    code = getattr(exc, "sqlite_errorcode", None)
+    if isinstance(exc, (FileExistsError, NotADirectoryError)) or (
+            isinstance(exc, OSError) and exc.errno in (errno.EEXIST, errno.ENOTDIR)):
+        folder = Path(path).parent
+        while folder != folder.parent and not folder.exists():
+            folder = folder.parent
+        if folder.exists() and not folder.is_dir():
+            return StoreError(f"the data directory {Path(path).parent} cannot be made: "
+                              f"{folder} is a file, not a folder; point PAPERTERM_HOME at a "
+                              "folder (or move the file)")
+    if (code is not None and code & 0xFF == 13) or "disk is full" in low or (
+            isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)):
+        return StoreError(f"{path}: the disk holding the database is full ({why}); nothing "
+                          "more could be saved: free some space")
+    if "disk i/o error" in low and _disk_full(Path(path).parent):
+        # SQLite's lock file (-shm) cannot grow: even reading needs a few kB of room
+        return StoreError(f"{path}: the disk holding the database is full ({why}); paperterm "
+                          "cannot open it, even to read, until some space is free")
     if isinstance(exc, PermissionError) or "readonly" in low or "read-only" in low \
             or "unable to open" in low or "permission" in low:
         return StoreError(f"{path}: cannot write the database ({why}); make the file and its "
                           "folder writable, or set PAPERTERM_HOME to another folder")
     return StoreError(f"{path}: database error ({why})")
+
+
+def _disk_full(folder: Path) -> bool:
+    """Whether the filesystem holding `folder` has no block left for us."""
+    import os
+
+    try:
+        st = os.statvfs(folder)
+    except (OSError, AttributeError):
+        return False
+    return st.f_bavail * st.f_frsize < 64 * 1024
 
 
 def _quarantine(path: Path, why: str) -> StoreError:
@@ -83,9 +113,11 @@ def _quarantine(path: Path, why: str) -> StoreError:
                 side.rename(moved.with_name(moved.name + suffix))
     except OSError as exc:
         return StoreError(f"{path}: {why}; could not move it aside ({exc.strerror}).")
-    return StoreError(
+    error = StoreError(
         f"{path}: {why}. It was kept as {moved}; paperterm starts a new, empty cache."
     )
+    error.moved = moved  # type: ignore[attr-defined]  # (for the salvage, `Database.open`)
+    return error
 
 
 class Database:
@@ -130,6 +162,14 @@ class Database:
                 raise
             store = cls(path)
             store.notice = str(exc)
+            moved = getattr(exc, "moved", None)
+            if moved is not None:  # what SQLite can still read of stars, notes, tags...
+                from paperterm.store.salvage import salvage, summary
+
+                saved = summary(salvage(moved, store.conn))
+                store.notice = (str(exc).replace("a new, empty cache", "a new cache") +
+                                (f" Salvaged from it: {saved}." if saved else
+                                 " Nothing of it could be read to salvage."))
             return store
 
     notice: str | None = None
@@ -200,7 +240,7 @@ class Database:
             version = c.execute("PRAGMA user_version").fetchone()[0]
             tables = c.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
         finally:
-            if own:
+            if own and c.in_transaction:  # (a full disk may have ended it: its error shows)
                 c.execute("COMMIT")
         return app_id, version, tables
 
@@ -284,10 +324,14 @@ class Database:
         c.execute("BEGIN IMMEDIATE")
         try:
             yield c
+            c.execute("COMMIT")
         except BaseException:
-            c.execute("ROLLBACK")
+            # SQLite may have rolled back already (a full disk, SQLITE_FULL/IOERR): the
+            # original error is what the user hears, never "no transaction is active"
+            if c.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    c.execute("ROLLBACK")
             raise
-        c.execute("COMMIT")
 
     def select_in(self, sql: str, before: Sequence[object], values: Sequence[object],
                   ) -> Iterator[sqlite3.Row]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import unicodedata
 from collections.abc import Iterable
 from typing import NamedTuple
 
@@ -59,6 +60,25 @@ def _prefix(word: str) -> str:
     return term
 
 
+MAX_TERMS = 32  # words, phrases, prefixes and -exclusions of one query, together
+MAX_PREFIXES = 10  # prefix terms (word*): each costs a scan of the index's vocabulary
+
+
+class QueryTooLarge(ValueError):
+    """A query over the caps above; the message is one line for the user."""
+
+
+class SearchFailed(Exception):
+    """The full-text index could not run a query (never reported as "no results")."""
+
+
+def index_error(exc: Exception) -> bool:
+    """Whether an SQLite error is the index refusing a query (not a lock, a full disk...)."""
+    text = str(exc).lower()
+    return any(w in text for w in ("fts5", "parser stack", "syntax error", "malformed match",
+                                   "no such column", "unknown special query"))
+
+
 class Query(NamedTuple):
     """A user's query as FTS5 terms: each positive term (a word, a phrase, a prefix, an OR
     of them, limited to a field or not) and the excluded ones."""
@@ -67,9 +87,10 @@ class Query(NamedTuple):
     excluded: tuple[str, ...] = ()
 
     def _without_excluded(self, expr: str) -> str:
-        for term in self.excluded:
-            expr = f"({expr}) NOT {term}"
-        return expr
+        # one NOT of an OR, not a NOT per term: 100 nested NOTs overflow FTS5's parser stack
+        if not self.excluded:
+            return expr
+        return f"({expr}) NOT ({' OR '.join(self.excluded)})"
 
     @property
     def all_terms(self) -> str:
@@ -95,12 +116,14 @@ def parse(query: str) -> Query | None:
     (transform*); OR between two terms means either; -word excludes; title:, author:,
     abstract:, note: and tag: limit a term to that field. Words are stemmed by the index
     ("quantization" finds "Quantize"). FTS5 syntax never leaks through: every term is
-    quoted, so no query is a syntax error.
+    quoted, so no query is a syntax error. A query over MAX_TERMS terms or MAX_PREFIXES
+    prefixes raises QueryTooLarge (its cost grows with their product).
     """
     positive: list[str] = []
     negative: list[str] = []
     pending_or = False
-    query = _CONTROL.sub(" ", query)
+    prefixes = 0
+    query = unicodedata.normalize("NFC", _CONTROL.sub(" ", query))  # as the index holds it
     for m in _TOKEN.finditer(query):
         neg, field, phrase, bare = m.groups()
         if bare == "OR" and not neg and not field:
@@ -113,6 +136,7 @@ def parse(query: str) -> Query | None:
             text, field = f"{field}:{text}", None
         if not _WORD.search(text):
             continue
+        prefixes += prefix
         term = _prefix(text) if prefix else _quoted(text)
         if field:
             term = f"{_COLUMNS[field.lower()]} : ({term})" if " OR " in term else (
@@ -124,6 +148,13 @@ def parse(query: str) -> Query | None:
             pending_or = False
         else:
             positive.append(term)
+    if len(positive) + len(negative) > MAX_TERMS:
+        raise QueryTooLarge(f"the query has {len(positive) + len(negative)} terms; paperterm "
+                            f"searches at most {MAX_TERMS} (words, phrases, prefixes and "
+                            "-exclusions together)")
+    if prefixes > MAX_PREFIXES:
+        raise QueryTooLarge(f"the query has {prefixes} prefix terms (word*); paperterm "
+                            f"searches at most {MAX_PREFIXES}")
     if not positive:
         return None
     return Query(tuple(positive), tuple(negative))

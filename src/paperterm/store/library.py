@@ -11,7 +11,15 @@ from typing import NamedTuple
 
 from paperterm.models import Paper
 from paperterm.store.db import Queries
-from paperterm.store.fts import HIT_CLOSE, HIT_OPEN, WEIGHTS, Query, parse
+from paperterm.store.fts import (
+    HIT_CLOSE,
+    HIT_OPEN,
+    WEIGHTS,
+    Query,
+    SearchFailed,
+    index_error,
+    parse,
+)
 from paperterm.store.notes import normal_tag
 from paperterm.store.papers import _row_paper
 
@@ -108,6 +116,15 @@ class LibraryQueries(Queries):
         parsed = parse(query)
         if parsed is None:
             return []
+        try:
+            return self._search(parsed, limit, sel, topic_fp, exclude)
+        except sqlite3.OperationalError as exc:
+            if not index_error(exc):
+                raise
+            raise SearchFailed(f"the search index could not run this query ({exc})") from None
+
+    def _search(self, parsed: Query, limit: int, sel: Selection, topic_fp: str | None,
+                exclude: Sequence[str]) -> list[SearchHit]:
         parsed = self._widened(parsed)
         hits = self._match(parsed.all_terms, limit, sel, topic_fp, exclude,
                            count=_in_title(parsed))
@@ -140,11 +157,8 @@ class LibraryQueries(Queries):
 
     def _anywhere(self, term: str) -> bool:
         """Whether any cached paper holds this FTS5 term."""
-        try:
-            return self.conn.execute("SELECT 1 FROM paper_fts WHERE paper_fts MATCH ? LIMIT 1",
-                                     (term,)).fetchone() is not None
-        except sqlite3.OperationalError:
-            return False
+        return self.conn.execute("SELECT 1 FROM paper_fts WHERE paper_fts MATCH ? LIMIT 1",
+                                 (term,)).fetchone() is not None
 
     def _match(self, expr: str, limit: int, sel: Selection, topic_fp: str | None,
                exclude: Sequence[str], count: Query | None = None,
@@ -175,28 +189,26 @@ class LibraryQueries(Queries):
                  "AND s.relevance IS NOT NULL ORDER BY s.created_at DESC LIMIT 1)"
                  if topic_fp else "NULL")
         weights = ", ".join(str(w) for w in WEIGHTS)
-        try:
-            floor = self._newest_matches_floor(expr, only, args)
-            terms = list(count.terms) if count is not None else []
-            # per term: whether the match holds it (one index lookup per term, newest only)
-            held = " + ".join(["(+paper_fts.rowid IN (SELECT rowid FROM paper_fts "
-                               "WHERE paper_fts MATCH ? AND rowid >= ?))"] * len(terms)) or "0"
-            held_args = [x for t in terms for x in (t, floor)]
-            rows = self.conn.execute(f"""
-                WITH top AS MATERIALIZED (
-                    SELECT paper_fts.rowid AS doc, bm25(paper_fts, {weights}) AS rank,
-                           {held} AS held
-                    FROM paper_fts WHERE paper_fts MATCH ? AND paper_fts.rowid >= ? {only}
-                    {per_match} AND held >= ? ORDER BY held DESC, rank LIMIT ?)
-                SELECT p.*, {_ANNOUNCED}, {_DAY} AS day, {score} AS relevance,
-                       top.doc AS doc, top.rank AS rank
-                FROM top JOIN fts_docs d ON d.doc = top.doc
-                JOIN papers p ON p.id = d.id AND {_LATEST} ORDER BY top.held DESC, top.rank""",
-                [*held_args, expr, floor, *args, *when_args, at_least, limit,
-                 *([topic_fp] if topic_fp else [])]).fetchall()
-            snips = self._snippets(expr, floor, [r["doc"] for r in rows])
-        except sqlite3.OperationalError:  # a query FTS5 still cannot use: no results
-            return []
+        # an index error is raised (the command says it), never swallowed into "no results"
+        floor = self._newest_matches_floor(expr, only, args)
+        terms = list(count.terms) if count is not None else []
+        # per term: whether the match holds it (one index lookup per term, newest only)
+        held = " + ".join(["(+paper_fts.rowid IN (SELECT rowid FROM paper_fts "
+                           "WHERE paper_fts MATCH ? AND rowid >= ?))"] * len(terms)) or "0"
+        held_args = [x for t in terms for x in (t, floor)]
+        rows = self.conn.execute(f"""
+            WITH top AS MATERIALIZED (
+                SELECT paper_fts.rowid AS doc, bm25(paper_fts, {weights}) AS rank,
+                       {held} AS held
+                FROM paper_fts WHERE paper_fts MATCH ? AND paper_fts.rowid >= ? {only}
+                {per_match} AND held >= ? ORDER BY held DESC, rank LIMIT ?)
+            SELECT p.*, {_ANNOUNCED}, {_DAY} AS day, {score} AS relevance,
+                   top.doc AS doc, top.rank AS rank
+            FROM top JOIN fts_docs d ON d.doc = top.doc
+            JOIN papers p ON p.id = d.id AND {_LATEST} ORDER BY top.held DESC, top.rank""",
+            [*held_args, expr, floor, *args, *when_args, at_least, limit,
+             *([topic_fp] if topic_fp else [])]).fetchall()
+        snips = self._snippets(expr, floor, [r["doc"] for r in rows])
         return [SearchHit(_row_paper(r), r["day"], snips.get(r["doc"], ""), r["rank"],
                           r["relevance"]) for r in rows]
 

@@ -121,13 +121,19 @@ class PaperQueries(Queries):
     def earlier_versions(self, papers: Sequence[Paper]) -> dict[str, Paper]:
         """For each paper with a known version, the highest cached version below it (the
         one the user kept before a revision), by id; papers with none are left out (a first
-        version has none: only later ones are looked up, a day's few replacements)."""
+        version has none: only later ones are looked up, a day's few replacements), and so
+        are papers of which a higher version is cached (a stale copy revises nothing)."""
         wanted = {p.id: p.version for p in papers if p.version and p.version > 1}
         highest: dict[str, int] = {}  # the versions first (whole rows only for those needed)
+        newer: set[str] = set()  # a higher version is known: this copy is stale, no revision
         for pid, version in self.select_in(
                 "SELECT id, version FROM papers WHERE id IN ({marks})", (), list(wanted)):
-            if version < (wanted[pid] or 0) and version > highest.get(pid, 0):
+            if version > (wanted[pid] or 0):
+                newer.add(pid)
+            elif version < (wanted[pid] or 0) and version > highest.get(pid, 0):
                 highest[pid] = version
+        for pid in newer:
+            highest.pop(pid, None)
         rows = self.select_in(
             """SELECT *, 'new' AS announce_type FROM papers WHERE id IN ({marks})""",
             (), list(highest))

@@ -15,6 +15,7 @@ is displayed or written. Tabs become spaces and CRLF becomes a newline.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import fields, replace
 from typing import Any
 
@@ -41,7 +42,8 @@ _UNSAFE = re.compile(
 
 
 def clean_text(value: object) -> str:
-    """`value` as text with escapes, controls, bidi and zero-width characters removed.
+    """`value` as text with escapes, controls, bidi and zero-width characters removed, in
+    Unicode normal form C.
 
     Newlines are kept (CRLF and CR become LF); tabs become spaces.
     """
@@ -50,7 +52,56 @@ def clean_text(value: object) -> str:
         return text
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
     text = _ESCAPES.sub("", text)
-    return _UNSAFE.sub("", text)
+    text = _UNSAFE.sub("", text)
+    # one Unicode form (NFC) for what is the same text: "é" precomposed or as "e" and a
+    # combining accent compare, index and dedupe alike (issue 31, item 18)
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
+
+
+_UNSAFE_OUT = re.compile(  # as _UNSAFE, but tabs and carriage returns stay (TSV, CRLF)
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
+    "\u202a-\u202e\u2066-\u2069]"
+)
+
+
+def terminal_safe(text: str) -> str:
+    """What a command writes, without escape sequences, control or bidi characters (every
+    line a command prints, whatever it quotes from a file, feed, server or database)."""
+    if text.isascii() and text.isprintable():
+        return text
+    return _UNSAFE_OUT.sub("", _ESCAPES.sub("", text))
+
+
+class SafeStream:
+    """A text stream whose writes go through `terminal_safe`: `cli.main` puts stdout and
+    stderr behind one for every headless command, so no string from outside reaches the
+    terminal raw, whichever line prints it."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self.failed: OSError | None = None  # a write or flush that failed (a full disk)
+
+    def write(self, text: str) -> int:
+        try:
+            self._stream.write(terminal_safe(text))
+        except OSError as exc:
+            self.failed = exc
+            raise
+        return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError as exc:
+            self.failed = exc
+            raise
+
+    def writelines(self, lines: Any) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:  # flush, fileno, isatty, encoding, buffer...
+        return getattr(self._stream, name)
 
 
 def clean_line(value: object) -> str:

@@ -9,8 +9,10 @@ that runs an LLM scoring pass, after the list is on screen."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -46,6 +48,7 @@ from paperterm.tui.store_writes import Op, StoreWrites
 from paperterm.tui.text import one_line
 from paperterm.tui.theme_choice import cycle_order, first_theme, start_with_theme
 from paperterm.tui.themes import readable_variables, register_themes, score_defaults
+from paperterm.tui.workers import DaemonExecutor
 
 if TYPE_CHECKING:
     from textual.timer import Timer
@@ -79,6 +82,7 @@ class PapertermApp(App[int], inherit_bindings=False):
         self.marks: MarksService  # every mark, for the current topic; made with the store
         self.said_log = MessageLog()  # every notice of the session (M)
         self.writes = StoreWrites()  # star/seen/saved writes, retried behind a lock
+        self.lost_writes: list[str] = []  # those still queued when the reader closed
         self._retry_timer: Timer | None = None
         self.quitting = False  # set by `q`: every later key and click is ignored
         self.hints_given: set[str] = set()  # once per run, whatever day screens follow
@@ -279,20 +283,24 @@ class PapertermApp(App[int], inherit_bindings=False):
         self.marks = MarksService(self.store, self.session.topic.name, write=self.write_store)
         self.marks.subscribe(self.apply_marks)
 
-    def write_store(self, what: str, op: Op) -> None:
+    def write_store(self, what: str, op: Op) -> bool:
         """Run a write (`what`: "star 2602.20191") now, or in the background while another
-        program holds the database's lock; the user is told if it cannot be done."""
+        program holds the database's lock; the user is told if it cannot be done, and False
+        says so to the marks service (which then shows no mark as made)."""
         if not self.store.available:
-            return
+            self.say(f"Not saved: {what} ({self.store.problem or 'no database'}); this "
+                     "session keeps no marks.", "error")
+            return False
         error = self.writes.run(self.store, what, op)
         if error is not None:  # not a lock: the database went away or is read-only
             self.say(f"{error}. Stars and seen marks will not be kept.", "error")
             self.drop_store(error)
-            return
+            return False
         if self.writes.pending and self._retry_timer is None:
             self.say("The database is locked by another program; paperterm keeps trying "
                      "to save your marks", "warning")
             self._retry_timer = self.set_interval(1.0, self._retry_writes)
+        return True
 
     def _retry_writes(self) -> None:
         if self.store.available:
@@ -317,9 +325,10 @@ class PapertermApp(App[int], inherit_bindings=False):
         self._stop_ranking()
         self.store_watch.stop()
         # the screens are unmounted first: they have written what they had to
-        if self.writes.pending and self.store.available:  # one last try, with a longer wait
-            self.writes.busy_wait = 2.0
+        if self.writes.pending and self.store.available:  # one last try, a moment's wait
+            self.writes.busy_wait = 0.5
             self.writes.retry(self.store)
+        self.lost_writes = self.writes.clear()  # still behind a lock: said on the way out
         with contextlib.suppress(Exception):  # not opened when the app failed to start
             self.store.close()
         # a day screen closing late (its day replaced as `q` came) writes to nothing, not
@@ -417,7 +426,19 @@ def _collect_from_now_on() -> None:
 def run_tui(session: Session) -> int:
     """Run the reader until the user quits. Returns the exit code."""
     app = PapertermApp(session)
-    result = app.run()
+    loop = asyncio.new_event_loop()
+    loop.set_default_executor(DaemonExecutor())
+    asyncio.set_event_loop(loop)
+    try:
+        result = app.run(loop=loop)
+    finally:
+        with contextlib.suppress(Exception):
+            loop.run_until_complete(loop.shutdown_asyncgens())
+        asyncio.set_event_loop(None)
+        loop.close()
+    for line in app.lost_writes:  # said after the terminal is restored, where it stays
+        print(f"paperterm: not saved (the database stayed locked by another program): "
+              f"{line}", file=sys.stderr)
     if app.return_code not in (None, 0):
         return app.return_code
     return result or 0

@@ -33,7 +33,7 @@ class Reader(Protocol):
             timeout: float | None = None) -> None:
         """A one-line notice, never parsed as markup."""
 
-    def write_store(self, what: str, op: Op) -> None:
+    def write_store(self, what: str, op: Op) -> bool:
         """Run a store write now, or later while another program holds the lock."""
 
     def switch_marks_topic(self, name: str) -> None:

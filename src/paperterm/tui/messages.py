@@ -140,9 +140,10 @@ class LibraryFound(WorkerMessage):
     """The hits of the library search for `query`, with their shown scores."""
 
     def __init__(self, worker: Job, query: str, hits: list[SearchHit],
-                 shown: dict[str, ShownScore]) -> None:
+                 shown: dict[str, ShownScore], error: str = "") -> None:
         super().__init__(worker)
         self.query, self.hits, self.shown = query, hits, shown
+        self.error = error  # the index refused the query: said, never shown as "no results"
 
 
 # -- loading a day in the background --------------------------------------------------------

@@ -269,7 +269,9 @@ class Preview(VerticalScroll, can_focus=True):
             from paperterm.sources.revisions import diff_summary  # (a revision made it imported)
 
             out.append(f"revised {rev.label}", style="bold")
-            out.append(f": {diff_summary(rev)} (struck: before, bold: new)\n")
+            how = ("" if rev.diff_too_large  # (said in the summary: the new text shown)
+                   else " (struck: before, bold: new)")
+            out.append(f": {diff_summary(rev)}{how}\n")
         judgement = self.judgement_text(e)
         if not self.expanded:  # each line kept to one row, so the abstract keeps its rows
             lines = judgement.split("\n")

@@ -72,13 +72,22 @@ def _word_pattern(stems: set[str]) -> bytes:
             node = node.setdefault(byte, {})
         node[None] = {}
 
-    def emit(node: dict) -> bytes:
+    # emitted bottom-up with a stack of its own, not by recursion: a keyword of 600 letters
+    # is a trie 600 deep, beyond Python's recursion limit (issue 31, item 3)
+    done: dict[int, bytes] = {}
+    stack: list[tuple[dict, bool]] = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
         if None in node:  # a prefix ends here: the rest of the word is anything
-            return b"[a-z0-9]*"
-        alts = [re.escape(bytes([byte])) + emit(child) for byte, child in sorted(node.items())]
-        return alts[0] if len(alts) == 1 else b"(?:" + b"|".join(alts) + b")"
-
-    return emit(root)
+            done[id(node)] = b"[a-z0-9]*"
+        elif not children_done:
+            stack.append((node, True))
+            stack.extend((child, False) for child in node.values())
+        else:
+            alts = [re.escape(bytes([byte])) + done[id(child)]
+                    for byte, child in sorted(node.items())]
+            done[id(node)] = alts[0] if len(alts) == 1 else b"(?:" + b"|".join(alts) + b")"
+    return done[id(root)]
 
 
 def run_pattern(terms: Sequence[Term]) -> re.Pattern[bytes]:

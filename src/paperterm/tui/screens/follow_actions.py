@@ -62,8 +62,9 @@ class Follows(DayController):
         """Follow (or unfollow) `author`: stored, marked, and the local ranking redone."""
         reader = self.view.reader
         key = name_key(author)
-        reader.write_store(f"following {author}",
-                           lambda store: store.marks.set_followed(author, key, on))
+        if not reader.write_store(f"following {author}",  # not saved: not shown as made
+                                  lambda store: store.marks.set_followed(author, key, on)):
+            return
         base = self.session.config.follow
         if not on and any(name_key(n) == key for n in base):
             reader.say(f"{author} is followed in the config file (follow = [...]); "

@@ -30,7 +30,13 @@ from paperterm.day.scores import ShownScore, score_text
 from paperterm.models import Topic
 from paperterm.settings import ScoringSettings
 from paperterm.store import SearchHit, StoreFactory, open_or_unavailable
-from paperterm.store.fts import HIT_CLOSE, HIT_OPEN, match_expression
+from paperterm.store.fts import (
+    HIT_CLOSE,
+    HIT_OPEN,
+    QueryTooLarge,
+    SearchFailed,
+    match_expression,
+)
 from paperterm.text.hygiene import cut
 from paperterm.tui.bib_actions import BibOptions, bibtex_clipping, save_papers
 from paperterm.tui.footer import FittingFooter
@@ -58,15 +64,18 @@ def search_in_thread(target: Target, query: str, open_store: StoreFactory, topic
 
     hits: list[SearchHit] = []
     shown: dict[str, ShownScore] = {}
+    error = ""
     try:  # whatever happens, the screen hears back: it runs no other search until then
         store = open_or_unavailable(open_store)
         try:
             hits, shown = library.search(store, query, topic, settings, limit=LIMIT)
         finally:
             store.close()
+    except SearchFailed as exc:  # the index refused the query: said, not "no results"
+        hits, shown, error = [], {}, str(exc)
     except Exception:  # a store gone bad meanwhile: no results, the box stays usable
         hits, shown = [], {}
-    post(target, LibraryFound(current_job(), query, hits, shown))
+    post(target, LibraryFound(current_job(), query, hits, shown, error))
 
 
 class Results(OptionList):
@@ -220,7 +229,14 @@ class LibraryScreen(Screen[None]):
         query = self.query_text
         if self._query is not None or query == self._found_for:
             return
-        if match_expression(query) is None:  # nothing to search for yet
+        try:
+            nothing = match_expression(query) is None
+        except QueryTooLarge as exc:  # said, never a crash nor a silent "no results"
+            self._found_for = query
+            self.show_results([], {})
+            self.notify(str(exc), severity="warning")
+            return
+        if nothing:  # nothing to search for yet
             self._found_for = query
             self.show_results([], {})
             return
@@ -238,6 +254,8 @@ class LibraryScreen(Screen[None]):
         if message.query == self.query_text:
             self._found_for = message.query
             self.show_results(message.hits, message.shown)
+            if message.error:
+                self.notify(message.error, severity="error")
         elif self._typing is None:  # typed while it ran, and the pause is over
             self.run_query()
 

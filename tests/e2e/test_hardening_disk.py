@@ -1,0 +1,131 @@
+"""Issue 31, items 10-14 (and issue 32's date items): a full disk, a read-only data
+directory, PAPERTERM_HOME a file, a corrupt database, dates at the ends of the calendar and
+on weekends: each one line that names the problem."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+PID = "2602.20394"
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A real 12 MB filesystem (tmpfs), mounted for the test (needs root: skipped without)."""
+    where = tmp_path / "disk"
+    where.mkdir()
+    if os.geteuid() != 0 or subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", "size=12m", "tmpfs", str(where)],
+            capture_output=True).returncode != 0:
+        pytest.skip("mounting a small tmpfs needs root")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", "-l", str(where)], check=False)
+
+
+def fill(disk: Path) -> None:
+    with open(disk / "filler", "wb") as fh:
+        try:
+            while True:
+                fh.write(b"\0" * 65536)
+                fh.flush()
+        except OSError:
+            pass
+
+
+def test_a_full_data_disk_is_named(cli, small_disk, monkeypatch):
+    monkeypatch.setenv("PAPERTERM_HOME", str(small_disk / "home"))
+    assert cli("score", "--sample", "--scorer", "local", "--json").returncode == 0
+    assert cli("star", PID).returncode == 0
+    fill(small_disk)
+    for args in (("starred",), ("search", "ising"), ("eval",), ("star", "2602.20670")):
+        r = cli(*args)
+        assert r.returncode == 1, (args, r.stderr)
+        assert "disk holding the database is full" in r.stderr, (args, r.stderr)
+        assert "no transaction is active" not in r.stderr and r.stderr.count("\n") == 1
+    os.unlink(small_disk / "filler")
+    r = cli("starred", "--json")  # nothing committed was lost
+    assert r.returncode == 0 and PID in r.stdout
+
+
+def test_a_read_only_data_dir_makes_star_fail(cli, small_disk, monkeypatch):
+    monkeypatch.setenv("PAPERTERM_HOME", str(small_disk / "home"))
+    assert cli("score", "--sample", "--scorer", "local", "--json").returncode == 0
+    subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
+    try:
+        r = cli("star", PID)
+        assert r.returncode == 1 and "cannot write the database" in r.stderr, r.stderr
+        assert "starred" not in r.stdout
+    finally:
+        subprocess.run(["mount", "-o", "remount,rw", str(small_disk)], check=True)
+    assert PID not in cli("starred", "--json").stdout
+
+
+def test_paperterm_home_a_regular_file_is_named(cli, tmp_path, monkeypatch):
+    home = tmp_path / "afile"
+    home.write_text("not a folder")
+    for value in (home, home / "sub"):
+        monkeypatch.setenv("PAPERTERM_HOME", str(value))
+        r = cli("starred")
+        assert r.returncode == 1 and "Errno" not in r.stderr, r.stderr
+        assert f"{home} is a file, not a folder" in r.stderr and "PAPERTERM_HOME" in r.stderr
+
+
+@pytest.mark.parametrize("today", ["0001-01-01", "9999-12-31"])
+def test_dates_at_the_ends_of_the_calendar_are_one_line(cli, today):
+    for args in (("starred", "--since", "yesterday"), ("starred", "--since", "week"),
+                 ("score", "--offline", "--json"), ("digest", "--format", "json")):
+        r = cli(*args, env={"PAPERTERM_TODAY": today})
+        assert r.returncode == 2, (args, r.stderr)
+        assert r.stderr.count("\n") == 1 and "calendar" in r.stderr, (args, r.stderr)
+        assert "OverflowError" not in r.stderr
+
+
+def test_a_date_that_does_not_exist_is_the_error_alone(cli):
+    r = cli("score", "--date", "2026-02-30")
+    assert r.returncode == 2
+    assert r.stderr == ("paperterm score: error: argument --date: no such date: "
+                        "'2026-02-30'\n")
+    r = cli("score", "--no-such-flag")  # an unknown flag keeps the usage: it lists the rest
+    assert r.returncode == 2 and "usage:" in r.stderr
+
+
+def test_a_weekend_date_is_the_friday_before_and_says_so(cli):
+    r = cli("score", "--date", "2026-02-28", "--offline", "--json")
+    assert "2026-02-28 is a Saturday" in r.stderr and "showing Friday 2026-02-27" in r.stderr
+    assert "--date 2026-02-27 could not be loaded" in r.stderr  # (offline, not cached)
+
+
+# -- item 13: a corrupt database is moved aside, and what can be read is salvaged ---------------
+
+
+def test_a_corrupt_database_is_salvaged(cli, isolated_home):
+    import sqlite3
+
+    assert cli("score", "--sample", "--scorer", "local", "--json").returncode == 0
+    assert cli("star", PID, "2602.20670").returncode == 0
+    assert cli("note", PID, "--set", "read the appendix", "--tag", "to-read").returncode == 0
+    db = sqlite3.connect(isolated_home.db)
+    pages = [r[0] for r in db.execute(
+        "SELECT pageno FROM dbstat WHERE name = 'paper_fts_data' ORDER BY pageno")]
+    size = db.execute("PRAGMA page_size").fetchone()[0]
+    db.close()
+    with open(isolated_home.db, "r+b") as fh:  # a damaged page in the search index
+        fh.seek((pages[len(pages) // 2] - 1) * size)
+        fh.write(b"\xde\xad\xbe\xef" * (size // 4))
+    r = cli("starred", "--json")
+    assert r.returncode == 0, r.stderr
+    assert "It was kept as" in r.stderr and ".broken-" in r.stderr, r.stderr
+    assert "Salvaged from it: 2 marked papers, 1 note and 1 tag" in r.stderr, r.stderr
+    got = {p["id"] for p in json.loads(r.stdout)}
+    assert got == {PID, "2602.20670"}
+    assert list(isolated_home.home.glob("paperterm.sqlite3.broken-*"))
+    r = cli("search", "appendix", "--json")  # the note is searchable again
+    assert PID in r.stdout
