@@ -14,6 +14,7 @@ from support.realdays import FEED_KEY, save_days
 from paperterm.models import Paper
 from paperterm.store import Store
 from paperterm.store.fts import parse
+from paperterm.store.library import LibraryQueries
 from paperterm.store.schema import _MIGRATIONS, statements
 
 # the issue's example: a real paper not among the fixture days, added by its title
@@ -56,7 +57,8 @@ def test_a_near_miss_is_never_an_empty_list_and_comes_after_full_matches(store):
     # every full match first, then the near misses
     query = "quantization experts mixture"
     full = ids(store, query)
-    every = store.library._widened(parse(query)).all_terms  # each word's forms (issue 32)
+    # each word's forms (issue 32)
+    every = LibraryQueries(store.db)._widened(parse(query)).all_terms
     held_all = {r[0] for r in store.conn.execute(
         """SELECT d.id FROM paper_fts JOIN fts_docs d ON d.doc = paper_fts.rowid
            WHERE paper_fts MATCH ?""", (every,))}
@@ -77,7 +79,7 @@ def test_a_word_half_typed_leaves_the_papers_of_the_others(store):
     both = {r[0] for r in store.conn.execute(
         """SELECT d.id FROM paper_fts JOIN fts_docs d ON d.doc = paper_fts.rowid
            WHERE paper_fts MATCH ?""",
-        (store.library._widened(parse("quantization experts")).all_terms,))}
+        (LibraryQueries(store.db)._widened(parse("quantization experts")).all_terms,))}
     assert both and set(ids(store, "quantization experts mixtu")) == both
 
 
