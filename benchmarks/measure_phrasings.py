@@ -22,7 +22,8 @@ shown at relevance >= 5 and >= 8 (with how many of them are picks): what "releva
 starred and every other paper of those days read and not kept (`skipped`); measured on
 02-19, 02-20 and 02-23 (picks within the top 2x) against the built-in topic untaught. The
 learning curve stars 5, 10, 20, 40 and all of the 83 picks (a seeded sample, mean over
-`--seeds`; the picks not starred are left unlabelled, not counted as read and not kept).
+`--seeds`; the picks not starred are neither read nor marked: "unlabelled", the weak
+negatives the store samples from the days the user read).
 
 Nothing here reads any gold but `--gold` (default ../shared/data/gold-dev).
 """
@@ -215,7 +216,10 @@ def learning_examples(train: list[Day], n_stars: int | None, seed: int) -> list[
     stars = [Example(p.id, p.title, p.abstract, "starred") for p, _ in chosen]
     skipped = [Example(p.id, p.title, p.abstract, "skipped")
                for _, papers, _ in train for p in papers if p.id not in all_picks]
-    return stars + skipped
+    starred = {p.id for p, _ in chosen}
+    unlabelled = [Example(p.id, p.title, p.abstract, "unlabelled")  # the store's sample
+                  for p, _ in picks if p.id not in starred]
+    return stars + skipped + unlabelled
 
 
 GROW_HALF = 20  # --grow: the stars at which the learned part weighs half its most
