@@ -4,6 +4,7 @@ ranking serve each, next to the built-in `moe` topic?
     python benchmarks/measure_phrasings.py                       # the table (current code)
     python benchmarks/measure_phrasings.py --misses prose        # a phrasing's missed picks
     python benchmarks/measure_phrasings.py --learning            # the learning case and curve
+    python benchmarks/measure_phrasings.py --eval-curve          # eval --curve on the dev days
     python benchmarks/measure_phrasings.py --understand \
         benchmarks/phrasings/understand_proto.py:understand
 
@@ -280,6 +281,37 @@ def learning(converter: Converter, gold: Path, data: Path, seeds: int,
                   f"{top2x:5.1f} ({top30:.1f})  {spread}")
 
 
+def eval_curve(converter: Converter, gold: Path, data: Path) -> None:
+    """--eval-curve: `paperterm eval --curve` over the five dev days, as a user who read
+    each day whole and starred the judge's picks there (a real store; time order: each day
+    is ranked from the marks of the days before it only)."""
+    from datetime import date
+
+    from paperterm.services.evaluation import curve_table, evaluate, table
+    from paperterm.sources.loader import LoadRequest
+
+    days = dev_days(gold, data)
+    topics = (("oneline", converter(PHRASINGS / "oneline.txt", "free")),
+              ("moe", builtin_topics()["moe"]))
+    for label, topic in topics:
+        with tempfile.TemporaryDirectory() as tmp:
+            store = Store.open(Path(tmp) / "db.sqlite3")
+            try:
+                for day, papers, picks in days:
+                    store.papers.save_day("cs.AI+cs.LG", date.fromisoformat(day), papers,
+                                          source="rss", fetched_for=date.fromisoformat(day))
+                    store.marks.mark_seen([p.id for p in papers], topic=topic.name)
+                    for pid in picks:
+                        store.marks.set_starred(pid, True, topic=topic.name)
+                result = evaluate(store, LoadRequest(["cs.LG", "cs.AI"], ["new", "cross"]),
+                                  topic, curve=True)
+            finally:
+                store.close()
+        print(f"== {label}")
+        print("\n".join(table(result, per_day=False)[1:-2]))
+        print("\n".join(curve_table(result)[1:-2]))
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser()
     data = shared_data() or ROOT.parent / "shared" / "data"
@@ -293,11 +325,16 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--grow", action="store_true", help="with --learning: the prototype "
                     "learned part (calibrated lift, weight growing with the stars)")
     ap.add_argument("--seeds", type=int, default=5, help="samples per point of the curve")
+    ap.add_argument("--eval-curve", action="store_true", help="`paperterm eval --curve` "
+                    "over the five dev days, each read whole and its picks starred")
     args = ap.parse_args(argv)
     if not (args.gold / "README.md").exists() and not list(args.gold.glob("gold-*.jsonl")):
         print(f"measure_phrasings: no gold in {args.gold}", file=sys.stderr)
         return 2
     converter = load_converter(args.understand)
+    if args.eval_curve:
+        eval_curve(converter, args.gold, args.data)
+        return 0
     if args.learning:
         learning(converter, args.gold, args.data, args.seeds, args.grow)
         return 0
