@@ -33,6 +33,8 @@ from support.shared import load_day, shared_data  # noqa: E402
 from paperterm.scoring.metrics import picks_within  # noqa: E402
 from paperterm.topics import builtin_topics  # noqa: E402
 
+HEADS = 12
+
 
 class MiniLM:
     """BERT (6 layers, 384 wide, 12 heads) over the wheel's safetensors, in numpy."""
@@ -69,12 +71,14 @@ class MiniLM:
                  + e["embeddings.position_embeddings.weight"][np.arange(t)][None]
                  + e["embeddings.token_type_embeddings.weight"][0][None, None])
             x = self._norm(x, e["embeddings.LayerNorm.weight"], e["embeddings.LayerNorm.bias"])
-            heads, width = 12, x.shape[-1] // 12
+            heads = HEADS
+            width = x.shape[-1] // heads
             bias = (1.0 - mask)[:, None, None, :] * -1e9
             for k in range(self.layers):
                 p = f"encoder.layer.{k}."
 
-                def split(y: np.ndarray) -> np.ndarray:
+                def split(y: np.ndarray, n: int = n, t: int = t, heads: int = heads,
+                          width: int = width) -> np.ndarray:
                     return y.reshape(n, t, heads, width).transpose(0, 2, 1, 3)
 
                 q = split(self._lin(x, p + "attention.self.query"))

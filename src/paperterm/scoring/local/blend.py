@@ -38,6 +38,7 @@ AGAINST = 0.3  # how far closeness to what the topic turns down lowers a paper
 FLOOR, CEILING = 0.05, 0.95  # the blend is bent (not cut) below and above these
 LEARNED = 0.9  # the most what the model learned moves a paper towards 1 (or towards 0)
 LEARNED_HALF = 20  # the marks at which it moves a paper half that far (`learned_weight`)
+DISMISSED = 0.3  # the least a paper marked not interested is lowered by (of its value)
 PRIOR_HALF = 40  # ... and the marks more a topic with a prior (built-in moe) asks for
 CLOSE_REASON = 0.6  # closeness from which the reason says so
 LIKE_MIN_LIFT = 0.3  # the learned lift from which the reason names the closest positive
@@ -185,19 +186,27 @@ def _trained(store: Store, examples: Sequence[Example],
 
 
 def _learned(store: Store, examples: Sequence[Example], vectors: np.ndarray, ids: list[str],
-             bg: np.ndarray) -> tuple[np.ndarray | None, list[str | None], int]:
-    """The learned lift per paper, the reason's closest positive, and the marks it learned
-    from."""
+             bg: np.ndarray, has_prior: bool) -> tuple[np.ndarray | None, list[str | None],
+                                                       float]:
+    """The learned lift per paper, the reason's closest positive, and the lift's weight
+    (`learned_weight`). A paper marked not interested goes down by at least DISMISSED of
+    its value, whatever the model makes of it (one "d" against a similar star would barely
+    move it)."""
     if not examples:
-        return None, [], 0
+        return None, [], 0.0
     model = _trained(store, examples, bg)
     if model is None:
-        return None, [], 0
+        return None, [], 0.0
     lift = model.lift(vectors)
+    weight = learned_weight(model.evidence, has_prior)
+    dismissed = {e.id for e in examples if e.kind == "dismissed"}
+    for i, pid in enumerate(ids):
+        if pid in dismissed:
+            lift[i] = -max(1.0, DISMISSED / max(weight, 1e-6))
     best, sims = model.nearest(vectors, ids)
     likes = [model.labels[int(b)] if up >= LIKE_MIN_LIFT and s >= LIKE_MIN_SIMILARITY
              else None for b, s, up in zip(best, sims, lift, strict=True)]
-    return lift, likes, model.evidence
+    return lift, likes, weight
 
 
 def blended(store: Store, papers: Sequence[Paper], topic: Topic,
@@ -209,10 +218,10 @@ def blended(store: Store, papers: Sequence[Paper], topic: Topic,
         return None
     bm25 = keywords.scores_and_exclusions(papers, topic, reference_papers())
     bg = background(store)
-    lift, likes, evidence = _learned(store, examples, vectors, [p.id for p in papers], bg)
-    cue = cues(papers) if topic.foundational else []
     prior_lift = prior(vectors, topic, bg)
-    weight = learned_weight(evidence, prior_lift is not None)
+    lift, likes, weight = _learned(store, examples, vectors, [p.id for p in papers], bg,
+                                   prior_lift is not None)
+    cue = cues(papers) if topic.foundational else []
     return boost_followed(blend(bm25, closeness(vectors, topic, bg), lift, likes,
                                 against(vectors, topic, bg), cue, prior_lift, weight),
                           papers, topic)

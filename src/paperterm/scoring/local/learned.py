@@ -8,9 +8,10 @@ ordinary papers (the bundled sample day), so one star is enough to learn from. P
 it trains in milliseconds.
 
 Its lift is calibrated like closeness: the model's logit measured against the background (0
-at its median, 1 at its 99th percentile), so a paper the model rates as highly as the top 1%
-of ordinary papers gets the whole lift whatever the number of examples; how much the lift
-counts in the blend grows with the evidence (`blend.learned_weight`).
+at its median, 1 at its 99th percentile, -1 at its 1st), so a paper the model rates as
+highly as the top 1% of ordinary papers gets the whole lift whatever the number of
+examples; how much the lift counts in the blend grows with the evidence
+(`blend.learned_weight`).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ class LearnedModel:
     labels: list[str]  # "your starred: <title>" per positive row
     low: float = 0.0  # the background's median logit: neither liked nor not
     high: float = 4.0  # the background's 99th percentile logit: liked as the top 1%
+    floor: float = -4.0  # its 1st percentile: turned down as the bottom 1%
     evidence: int = 0  # the user's own marks it learned from (positives and "not interested")
 
     def logit(self, x: np.ndarray) -> np.ndarray:
@@ -52,9 +54,11 @@ class LearnedModel:
     def lift(self, x: np.ndarray) -> np.ndarray:
         """Per row: -1 (like what the user turns down) .. 0 (an ordinary paper) .. 1 (like
         what the user keeps, as much as the top 1% of the background), on the background's
-        scale of the model's logit."""
-        scaled = (self.logit(x) - self.low) / max(self.high - self.low, 1e-6)
-        return np.clip(scaled, -1.0, 1.0)
+        scale of the model's logit (-1: as little as its bottom 1%)."""
+        z = self.logit(x) - self.low
+        up = z / max(self.high - self.low, 1e-6)
+        down = z / max(self.low - self.floor, 1e-6)
+        return np.clip(np.where(z >= 0, up, down), -1.0, 1.0)
 
     def nearest(self, x: np.ndarray, ids: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """Per row of `x` (paper `ids`): the closest other positive and its similarity."""
@@ -112,4 +116,5 @@ def train(examples: Sequence[Example], vectors: np.ndarray,
     if len(background):
         z = model.logit(background)
         model.low, model.high = float(np.median(z)), float(np.percentile(z, 99))
+        model.floor = float(np.percentile(z, 1))
     return model
