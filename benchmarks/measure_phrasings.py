@@ -5,6 +5,7 @@ ranking serve each, next to the built-in `moe` topic?
     python benchmarks/measure_phrasings.py --lodo                # leaving one day out
     python benchmarks/measure_phrasings.py --misses prose/free   # a phrasing's missed picks
     python benchmarks/measure_phrasings.py --learning            # the learning case and curve
+    python benchmarks/measure_phrasings.py --eval-curve          # eval --curve on the dev days
 
 The phrasings are `benchmarks/phrasings/`: `criteria.txt` (gpt_paper_assistant criteria as
 pasted), `prose.txt` (first person), `keywords.toml` (a topic file), `oneline.txt`. Each
@@ -22,7 +23,8 @@ shown at relevance >= 5 and >= 8 (with how many of them are picks): what "releva
 starred and every other paper of those days read and not kept (`skipped`); measured on
 02-19, 02-20 and 02-23 (picks within the top 2x) against the built-in topic untaught. The
 learning curve stars 5, 10, 20, 40 and all of the 83 picks (a seeded sample, mean over
-`--seeds`; the picks not starred are left unlabelled, not counted as read and not kept).
+`--seeds`; the picks not starred are neither read nor marked: "unlabelled", the weak
+negatives the store samples from the days the user read).
 
 Nothing here reads any gold but `--gold` (default ../shared/data/gold-dev).
 """
@@ -225,7 +227,10 @@ def learning_examples(train: list[Day], n_stars: int | None, seed: int) -> list[
     stars = [Example(p.id, p.title, p.abstract, "starred") for p, _ in chosen]
     skipped = [Example(p.id, p.title, p.abstract, "skipped")
                for _, papers, _ in train for p in papers if p.id not in all_picks]
-    return stars + skipped
+    starred = {p.id for p, _ in chosen}
+    unlabelled = [Example(p.id, p.title, p.abstract, "unlabelled")  # the store's sample
+                  for p, _ in picks if p.id not in starred]
+    return stars + skipped + unlabelled
 
 
 GROW_HALF = 20  # --grow: the stars at which the learned part weighs half its most
@@ -286,6 +291,37 @@ def learning(converter: Converter, gold: Path, data: Path, seeds: int,
                   f"{top2x:5.1f} ({top30:.1f})  {spread}")
 
 
+def eval_curve(converter: Converter, gold: Path, data: Path) -> None:
+    """--eval-curve: `paperterm eval --curve` over the five dev days, as a user who read
+    each day whole and starred the judge's picks there (a real store; time order: each day
+    is ranked from the marks of the days before it only)."""
+    from datetime import date
+
+    from paperterm.services.evaluation import curve_table, evaluate, table
+    from paperterm.sources.loader import LoadRequest
+
+    days = dev_days(gold, data)
+    topics = (("oneline", converter(PHRASINGS / "oneline.txt", "free")),
+              ("moe", builtin_topics()["moe"]))
+    for label, topic in topics:
+        with tempfile.TemporaryDirectory() as tmp:
+            store = Store.open(Path(tmp) / "db.sqlite3")
+            try:
+                for day, papers, picks in days:
+                    store.papers.save_day("cs.AI+cs.LG", date.fromisoformat(day), papers,
+                                          source="rss", fetched_for=date.fromisoformat(day))
+                    store.marks.mark_seen([p.id for p in papers], topic=topic.name)
+                    for pid in picks:
+                        store.marks.set_starred(pid, True, topic=topic.name)
+                result = evaluate(store, LoadRequest(["cs.LG", "cs.AI"], ["new", "cross"]),
+                                  topic, curve=True)
+            finally:
+                store.close()
+        print(f"== {label}")
+        print("\n".join(table(result, per_day=False)[1:-2]))
+        print("\n".join(curve_table(result)[1:-2]))
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser()
     data = shared_data() or ROOT.parent / "shared" / "data"
@@ -300,11 +336,16 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--grow", action="store_true", help="with --learning: the prototype "
                     "learned part (calibrated lift, weight growing with the stars)")
     ap.add_argument("--seeds", type=int, default=5, help="samples per point of the curve")
+    ap.add_argument("--eval-curve", action="store_true", help="`paperterm eval --curve` "
+                    "over the five dev days, each read whole and its picks starred")
     args = ap.parse_args(argv)
     if not (args.gold / "README.md").exists() and not list(args.gold.glob("gold-*.jsonl")):
         print(f"measure_phrasings: no gold in {args.gold}", file=sys.stderr)
         return 2
     converter: Converter = current_topic
+    if args.eval_curve:
+        eval_curve(converter, args.gold, args.data)
+        return 0
     if args.learning:
         learning(converter, args.gold, args.data, args.seeds, args.grow)
         return 0

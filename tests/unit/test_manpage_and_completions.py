@@ -36,6 +36,7 @@ def test_every_subcommand_and_flag_is_in_the_man_page(cli, isolated_home) -> Non
     assert page.startswith(".TH PAPERTERM 1")
     commands, flags = _commands_and_flags()
     assert "manpage" in commands and "completions" in commands
+    assert {"--curve", "--offline"} <= set(flags["eval"])  # issue 30 s.4; --offline a no-op
     sections = dict(zip(commands, page.split(".SS ")[1:], strict=True))
     for name in commands:
         assert sections[name].startswith(name + "\n"), name

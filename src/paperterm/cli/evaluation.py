@@ -40,6 +40,8 @@ def run(opts: Options) -> int:
     if opts.date is not None and opts.gold is None:
         raise UserError("--date goes with --gold FILE (the picks of that day); for your own "
                         "labels use --since")
+    if opts.curve and opts.gold is not None:
+        raise UserError("--curve goes with your own labels, not --gold")
     gold = _gold(opts)
     config = load_user_config(opts)
     store, topic, _ = scored_store(opts)
@@ -47,7 +49,7 @@ def run(opts: Options) -> int:
         req = load_request(opts, config, topic)
         result = evaluation.evaluate(
             store, req, topic, since=opts.since,
-            gold=gold,
+            gold=gold, curve=opts.curve and gold is None,
             progress=lambda day: print(f"evaluating {day}...", file=sys.stderr, flush=True))
     finally:
         store.close()
@@ -63,12 +65,17 @@ def run(opts: Options) -> int:
         shown = ", ".join(result.left_out[:5]) + (", ..." if len(result.left_out) > 5 else "")
         print(f"note: {len(result.left_out)} of the {len(gold[1])} ids in {opts.gold} are not "
               f"among the cached papers of {opts.date} (left out: {shown})", file=sys.stderr)
-    if opts.json:
+    if opts.json and opts.curve:
+        json.dump([p.record() for p in result.curve], sys.stdout, indent=1)
+        sys.stdout.write("\n")
+    elif opts.json:
         json.dump([s.record() for s in result.scorers if s.days], sys.stdout, indent=1)
         sys.stdout.write("\n")
         verdict = result.verdict()
         if verdict:
             print(verdict, file=sys.stderr)
+    elif opts.curve:
+        print("\n".join(evaluation.curve_table(result)))
     else:
         print("\n".join(evaluation.table(result)))
     said = unsure_line(topic.name)

@@ -77,6 +77,7 @@ class Options:
     enrich_sources: str | None = None  # enrich --source
     rescore: bool = False  # score --rescore: ask the model again, cached scores ignored
     gold: str | None = None  # eval --gold FILE: a day's picks instead of the user's labels
+    curve: bool = False  # eval --curve: the learned ranking's learning curve
 
     @classmethod
     def from_namespace(cls, ns: argparse.Namespace) -> Options:

@@ -8,21 +8,25 @@ day). Each scorer ranks the whole day as the reader would:
 - `keywords`: the keyword scores alone;
 - `blend`: the reader's default local ranking (`rank_locally`, what `score --json` ranks by
   without a model), taught by every label of the topic;
-- `learned`: the same ranking taught only by the labels of the other days (what it would
-  have shown that morning, before the day's own marks);
-- each LLM model with cached scores for the day (papers it did not score ranked by their
-  keyword score, as the reader shows them after a budget stop), on the
-  days it ranked: scored at least as many of the day's papers as the measures look at (20,
-  or 2x(picks)); a paper or two scored on another day (a paper announced twice) is not a
-  ranking of this one.
+- `learned`: the same ranking taught only by the marks of EARLIER days (time order, never
+  the day's own or a later day's marks: what it would have shown that morning);
+- each LLM model with cached scores for the day, counted over the papers it scored (the
+  day's picks among them; how many it skipped is said), on the days it scored at least 20
+  of them (or all): a paper or two scored on another day (a paper announced twice) is not
+  a ranking of this one.
 
-Per day: the picks within the top 2x(picks), precision at 10, NDCG at 20; in total: the
-picks summed, the two means over the days.
+Per day: the picks within the top 2x(picks), precision at 10, NDCG at 20, the seconds the
+ranking took (local scorers; the cache keeps no time for an LLM's) and, for a model, the
+dollars; in total: the picks summed, the means over the days. `curve` is the learned
+ranking's learning curve: taught the user's first 5, 10, 20, 40 ... marks, on the days
+after them.
 """
 
 from __future__ import annotations
 
+import contextlib
 import shlex
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
@@ -38,8 +42,11 @@ if TYPE_CHECKING:
 
 KEYWORDS, BLEND, LEARNED = "keywords", "blend", "learned"
 NDCG_DEPTH = 20  # NDCG@20
-NAME_WIDTH = 24  # the scorer column: the table fits the reader's box in 80 columns
+NAME_WIDTH = 21  # the scorer column: the table fits the reader's box in 80 columns
+MIN_SCORED = 20  # a model counts on a day that it scored at least this many papers of (or all)
+CURVE_STEPS = (5, 10, 20, 40)  # then doubling, then all
 LOCAL_SCORERS = (KEYWORDS, BLEND, LEARNED)
+POSITIVE = ("starred", "saved", "learned")  # the kinds of a pick (store.POSITIVE_KINDS)
 NO_LABELS = ("No labels to evaluate against yet for topic {topic!r}: star the papers you "
              "want in the reader (`*`), or `paperterm star --topic {arg} ID...`, or bring in "
              "the papers you keep with `paperterm learn --topic {arg}`; then run "
@@ -55,13 +62,17 @@ class DayMeasure:
     in_top_2x: int
     precision_at_10: float
     ndcg_at_20: float
+    seconds: float | None = None  # what ranking the day took (None: not known)
+    skipped: int = 0  # papers of the day the scorer did not score (an LLM's), left out
 
 
-def measure(day: str, ranked: Sequence[str], picks: Iterable[str]) -> DayMeasure:
+def measure(day: str, ranked: Sequence[str], picks: Iterable[str], *,
+            seconds: float | None = None, skipped: int = 0) -> DayMeasure:
     """The measures of `ranked` (paper ids, best first) against `picks`."""
     wanted = set(picks)
     return DayMeasure(day, len(wanted), picks_within(ranked, wanted, 2 * len(wanted)),
-                      precision_at(ranked, wanted, 10), ndcg_at(ranked, wanted, NDCG_DEPTH))
+                      precision_at(ranked, wanted, 10), ndcg_at(ranked, wanted, NDCG_DEPTH),
+                      seconds, skipped)
 
 
 @dataclass(frozen=True)
@@ -93,6 +104,21 @@ class ScorerMeasure:
     def ndcg_at_20(self) -> float:
         return sum(d.ndcg_at_20 for d in self.days) / len(self.days) if self.days else 0.0
 
+    @property
+    def seconds_per_day(self) -> float | None:
+        known = [d.seconds for d in self.days if d.seconds is not None]
+        return sum(known) / len(known) if known and len(known) == len(self.days) else None
+
+    @property
+    def cost_per_day(self) -> float | None:
+        if self.local or self.cost is None or not self.days:
+            return None
+        return self.cost / len(self.days)
+
+    @property
+    def skipped(self) -> int:
+        return sum(d.skipped for d in self.days)
+
     def on(self, days: Iterable[str]) -> ScorerMeasure:
         """The same scorer on these days only."""
         keep = set(days)
@@ -105,9 +131,36 @@ class ScorerMeasure:
                 "precision_at_10": round(self.precision_at_10, 4),
                 "ndcg_at_20": round(self.ndcg_at_20, 4),
                 "cost": None if self.local or self.cost is None else round(self.cost, 6),
+                "cost_per_day": _round(self.cost_per_day, 6),
+                "seconds_per_day": _round(self.seconds_per_day, 3),
+                "skipped": self.skipped,
                 "per_day": [{"day": d.day, "picks": d.picks, "in_top_2x": d.in_top_2x,
                              "precision_at_10": round(d.precision_at_10, 4),
-                             "ndcg_at_20": round(d.ndcg_at_20, 4)} for d in self.days]}
+                             "ndcg_at_20": round(d.ndcg_at_20, 4),
+                             "seconds": _round(d.seconds, 3), "skipped": d.skipped}
+                            for d in self.days]}
+
+
+def _round(x: float | None, digits: int) -> float | None:
+    return None if x is None else round(x, digits)
+
+
+@dataclass(frozen=True)
+class CurvePoint:
+    """The learned ranking taught the user's first `marks` marks (`all`: every one), on the
+    `days` after the last of them; `untaught` the same days ranked by the topic alone."""
+
+    marks: int
+    all: bool
+    learned: ScorerMeasure
+    untaught: ScorerMeasure
+
+    def record(self) -> dict[str, object]:
+        return {"marks": self.marks, "all": self.all, "days": len(self.learned.days),
+                "picks": self.learned.picks, "in_top_2x": self.learned.in_top_2x,
+                "untaught_in_top_2x": self.untaught.in_top_2x,
+                "precision_at_10": round(self.learned.precision_at_10, 4),
+                "seconds_per_day": _round(self.learned.seconds_per_day, 3)}
 
 
 @dataclass(frozen=True)
@@ -124,6 +177,9 @@ class Evaluation:
     earlier: int = 0
     left_out: tuple[str, ...] = ()  # a gold file's ids that are no paper of its day
     dayless: int = 0  # labels on papers of no cached day (`learn` records of older papers)
+    versus: dict[str, tuple[ScorerMeasure, ...]] | None = None  # model -> the local
+    # scorers over the same papers it scored (its days, its papers)
+    curve: tuple[CurvePoint, ...] = ()
 
     @property
     def labelled(self) -> bool:
@@ -165,12 +221,16 @@ class Evaluation:
                     f"the local ranking (best here: {_best(local).scorer}).")
         model = _best(models)
         days = [d.day for d in model.days]
-        mine = _best([s.on(days) for s in local])
+        same = (self.versus or {}).get(model.scorer)
+        mine = _best(list(same) if same else [s.on(days) for s in local])
         gain = model.in_top_2x - mine.in_top_2x
         cost = "an unknown price" if model.cost is None else f"${model.cost:.4f}"
         head = (f"{model.scorer} found {model.in_top_2x} of {model.picks} picks within the top "
                 f"2x, the best local ranking ({mine.scorer}) {mine.in_top_2x} "
                 f"on the same {len(days)} day(s)")
+        if model.skipped:
+            head += (f" (over the papers it scored: it skipped {model.skipped}, left out for "
+                     "both)")
         if gain > 0:
             return (f"{head}: +{gain} pick(s) for {cost} ({_share(gain, model.picks)} more "
                     "of your picks on top): the LLM is worth it if that is worth the money.")
@@ -203,14 +263,22 @@ def table(ev: Evaluation, *, per_day: bool = True) -> list[str]:
         return [ev.no_labels()]
     shown = [s for s in ev.scorers if s.days]
     w = min(NAME_WIDTH, max(len("scorer"), *(len(s.scorer) for s in shown)))
-    head = f"{'scorer':<{w}} {'days':>4} {'picks':>5} {'in top 2x':>11} {'P@10':>6} " \
-           f"{'NDCG@20':>8} {'cost':>9}"
+    head = f"{'scorer':<{w}} {'days':>4} {'picks':>5} {'in top 2x':>11} {'P@10':>5} " \
+           f"{'NDCG@20':>7} {'s/day':>6} {'$/day':>8}"
     lines = [f"Topic {ev.topic!r}: how each scorer ranks your picks", head]
     for s in shown:
-        cost = "" if s.local else ("unknown" if s.cost is None else f"${s.cost:.4f}")
+        daily = s.cost_per_day
+        cost = "" if s.local else ("unknown" if daily is None else f"${daily:.4f}")
+        secs = "-" if s.seconds_per_day is None else f"{s.seconds_per_day:.2f}"
         lines.append(f"{_cut(s.scorer, w):<{w}} {len(s.days):>4} {s.picks:>5} "
                      f"{s.in_top_2x:>4} ({_share(s.in_top_2x, s.picks):>4}) "
-                     f"{s.precision_at_10:>6.2f} {s.ndcg_at_20:>8.2f} {cost:>9}")
+                     f"{s.precision_at_10:>5.2f} {s.ndcg_at_20:>7.2f} {secs:>6} {cost:>8}")
+    notes = [f"{s.scorer}: counted over the papers it scored; it skipped {s.skipped} "
+             "paper(s) of these days" for s in shown if s.skipped]
+    if any(not s.local for s in shown):
+        notes.append("s/day: the local rankings' time; the cache keeps no time for an LLM's")
+    if notes:
+        lines += ["", *notes]
     if per_day:
         days = sorted({d.day for s in ev.scorers for d in s.days})
         for day in days:
@@ -220,6 +288,8 @@ def table(ev: Evaluation, *, per_day: bool = True) -> list[str]:
             lines.append(f"{day} ({n} pick{'' if n == 1 else 's'})")
             lines.extend(f"  {_cut(name, w):<{w}} {d.in_top_2x:>4} in top {2 * d.picks:<4} "
                          f"P@10 {d.precision_at_10:.2f}  NDCG@20 {d.ndcg_at_20:.2f}"
+                         + (f"  ({d.picks} picks among the scored; {d.skipped} skipped)"
+                            if d.skipped else "")
                          for name, d in rows)
     if ev.skipped:
         lines += ["", f"Not cached, not evaluated: {', '.join(ev.skipped)}"]
@@ -228,6 +298,28 @@ def table(ev: Evaluation, *, per_day: bool = True) -> list[str]:
     verdict = ev.verdict()
     if verdict:
         lines += ["", verdict]
+    return lines
+
+
+def curve_table(ev: Evaluation) -> list[str]:
+    """The learned ranking's learning curve as text lines (`eval --curve`)."""
+    if not ev.curve:
+        return [f"Topic {ev.topic!r}: no learning curve yet: it needs at least "
+                f"{CURVE_STEPS[0]} marks on days before another day with picks."]
+    lines = [f"Topic {ev.topic!r}: the learned ranking after your first N marks, on the days "
+             "after them (time order)",
+             f"{'marks':>7} {'days':>4} {'picks':>5} {'in top 2x':>11} {'untaught':>8} "
+             f"{'P@10':>5} {'s/day':>6}"]
+    for p in ev.curve:
+        s = p.learned
+        secs = "-" if s.seconds_per_day is None else f"{s.seconds_per_day:.2f}"
+        marks = f"all {p.marks}" if p.all else str(p.marks)
+        lines.append(f"{marks:>7} {len(s.days):>4} {s.picks:>5} {s.in_top_2x:>4} "
+                     f"({_share(s.in_top_2x, s.picks):>4}) {p.untaught.in_top_2x:>8} "
+                     f"{s.precision_at_10:>5.2f} {secs:>6}")
+    lines += ["", "marks: stars, papers saved one by one, `learn` records and 'not "
+              "interested', in the order of their papers' days; untaught: the topic alone on "
+              "the same days."]
     return lines
 
 
@@ -283,13 +375,15 @@ def ranked_ids(papers: Sequence[Paper], scores: Sequence[Score]) -> list[str]:
 
 def evaluate(store: Store, request: LoadRequest, topic: Topic, *,
              since: date | None = None, gold: tuple[date, set[str]] | None = None,
-             progress: Callable[[str], None] | None = None) -> Evaluation:
+             progress: Callable[[str], None] | None = None,
+             curve: bool = False) -> Evaluation:
     """Measure every scorer on each day with picks (from `since` on; or only `gold`'s day,
     with its picks), each day loaded from the cache as `request` (its categories and
-    announcement types) would load it. Loads the embedding model (call off the UI
-    thread)."""
-    from paperterm.day.scores import with_stand_ins
+    announcement types) would load it; `curve`: the learned ranking's learning curve too.
+    Loads the embedding model (call off the UI thread)."""
+    from paperterm.scoring.local import keywords as keyword_scores
     from paperterm.scoring.local import rank_locally
+    from paperterm.scoring.local.blend import blended
     from paperterm.scoring.local.cache import training_examples
 
     examples = training_examples(store, topic)
@@ -302,10 +396,13 @@ def evaluate(store: Store, request: LoadRequest, topic: Topic, *,
                         if since is None or d >= since.isoformat()}
         earlier = sum(len(ids) for d, ids in labelled.items() if d not in picks_by_day)
         dayless = len({e.id for e in examples if e.positive}) - sum(map(len, labelled.values()))
+    days_of = example_days(store, examples)
     measures: dict[str, list[DayMeasure]] = {name: [] for name in LOCAL_SCORERS}
+    versus: dict[str, dict[str, list[DayMeasure]]] = {}  # model -> local scorer -> days
     scored: dict[str, list[str]] = {}  # model -> the papers it scored on those days
     skipped: list[str] = []
     left_out: list[str] = []
+    loaded: dict[str, tuple[list[Paper], set[str]]] = {}
     for day in sorted(picks_by_day):
         papers = _cached_day(store, request, day)
         picks = picks_by_day[day] & {p.id for p in papers}
@@ -314,30 +411,107 @@ def evaluate(store: Store, request: LoadRequest, topic: Topic, *,
         if not picks:
             skipped.append(day)
             continue
+        loaded[day] = (papers, picks)
         if progress is not None:
             progress(day)
-        keywords = rank_locally(store, papers, topic, day=day, keywords_only=True) or []
-        measures[KEYWORDS].append(measure(day, ranked_ids(papers, keywords), picks))
-        blend = rank_locally(store, papers, topic, day=day) or []
-        measures[BLEND].append(measure(day, ranked_ids(papers, blend), picks))
-        learned = _learned(store, papers, topic, examples)
+        local: dict[str, list[str]] = {}
+        start = time.perf_counter()
+        keywords = keyword_scores.local_scores(papers, topic)
+        local[KEYWORDS] = ranked_ids(papers, keywords)
+        measures[KEYWORDS].append(measure(day, local[KEYWORDS], picks,
+                                          seconds=time.perf_counter() - start))
+        start = time.perf_counter()
+        blend = blended(store, papers, topic, examples)
+        seconds = time.perf_counter() - start
+        if blend is None:  # no embedding model: what the reader ranks by then
+            blend = rank_locally(store, papers, topic, day=day) or []
+        local[BLEND] = ranked_ids(papers, blend)
+        measures[BLEND].append(measure(day, local[BLEND], picks, seconds=seconds))
+        start = time.perf_counter()
+        learned = blended(store, papers, topic, before(examples, days_of, day))
         if learned is not None:
-            measures[LEARNED].append(measure(day, ranked_ids(papers, learned), picks))
+            local[LEARNED] = ranked_ids(papers, learned)
+            measures[LEARNED].append(measure(day, local[LEARNED], picks,
+                                             seconds=time.perf_counter() - start))
         for model, scores in _models(store, papers, topic):
-            if len(scores) < min(len(papers), max(NDCG_DEPTH, 2 * len(picks))):
+            ids = {s.paper_id for s in scores}
+            mine = picks & ids
+            if len(ids) < min(len(papers), MIN_SCORED) or not mine:
                 continue  # not a ranking of this day: a few papers scored elsewhere
-            # the papers it did not reach keep their local value, as the reader shows them
-            shown = with_stand_ins({s.paper_id: s for s in scores},
-                                   {k.paper_id: k for k in keywords})
-            measures.setdefault(model, []).append(
-                measure(day, ranked_ids(papers, list(shown.values())), picks))
-            scored.setdefault(model, []).extend(s.paper_id for s in scores)
+            ranked = [pid for pid in ranked_ids(papers, scores) if pid in ids]
+            left = len(papers) - len(ids)
+            measures.setdefault(model, []).append(measure(day, ranked, mine, skipped=left))
+            scored.setdefault(model, []).extend(ids)
+            against = versus.setdefault(model, {})
+            for name, order in local.items():  # the local scorers over the same papers
+                against.setdefault(name, []).append(
+                    measure(day, [pid for pid in order if pid in ids], mine))
     costs = {model: _cost(store, topic, model, ids) for model, ids in scored.items()}
     scorers = tuple(ScorerMeasure(name, tuple(days), costs.get(name))
                     for name, days in measures.items())
+    same = {model: tuple(ScorerMeasure(name, tuple(days)) for name, days in by.items())
+            for model, by in versus.items()}
+    points = _curve(store, topic, examples, days_of, loaded) if curve and gold is None else ()
     return Evaluation(topic.name, scorers, tuple(skipped),
                       since.isoformat() if since else None, earlier, tuple(left_out),
-                      dayless)
+                      dayless, same, points)
+
+
+def example_days(store: Store, examples: Sequence[Example]) -> dict[str, str]:
+    """Paper id -> the day it was first announced, for the examples of a cached day."""
+    with contextlib.suppress(Exception):
+        return dict(store.library.paper_days([e.id for e in examples]))
+    return {}
+
+
+def before(examples: Sequence[Example], days_of: dict[str, str],
+           day: str) -> list[Example]:
+    """The examples given on papers of days before `day` (time order: never the day's own
+    or a later day's marks); `learn` records of papers of no cached day count as before."""
+    return [e for e in examples if days_of.get(e.id, "") < day]
+
+
+def _curve(store: Store, topic: Topic, examples: Sequence[Example],
+           days_of: dict[str, str],
+           loaded: dict[str, tuple[list[Paper], set[str]]]) -> tuple[CurvePoint, ...]:
+    """The learned ranking taught the first N marks (positives and "not interested", in the
+    order of their papers' days; with the weaker negatives of those days), on each day with
+    picks after the last of them."""
+    from paperterm.scoring.local.blend import blended
+
+    marks = sorted((e for e in examples if e.positive or e.kind == "dismissed"),
+                   key=lambda e: (days_of.get(e.id, ""), e.id))
+    steps: list[int] = list(CURVE_STEPS)
+    while steps[-1] * 2 < len(marks):
+        steps.append(steps[-1] * 2)
+    steps = [n for n in steps if n < len(marks)] + [len(marks)]
+    untaught: dict[str, DayMeasure] = {}
+    out = []
+    for n in steps:
+        if n < CURVE_STEPS[0]:
+            continue
+        given = marks[:n]
+        last = max(days_of.get(e.id, "") for e in given)
+        chosen = {e.id for e in given}
+        taught = [e for e in examples if e.id in chosen
+                  or (e.kind not in ("dismissed", *POSITIVE) and days_of.get(e.id, "") <= last)]
+        learned, plain = [], []
+        for day in sorted(d for d in loaded if d > last):
+            papers, picks = loaded[day]
+            start = time.perf_counter()
+            scores = blended(store, papers, topic, taught)
+            if scores is None:
+                return ()
+            learned.append(measure(day, ranked_ids(papers, scores), picks,
+                                   seconds=time.perf_counter() - start))
+            if day not in untaught:
+                untaught[day] = measure(day, ranked_ids(papers, blended(
+                    store, papers, topic, []) or []), picks)
+            plain.append(untaught[day])
+        if learned:
+            out.append(CurvePoint(n, n == len(marks), ScorerMeasure(LEARNED, tuple(learned)),
+                                  ScorerMeasure(BLEND, tuple(plain))))
+    return tuple(out)
 
 
 def _cached_day(store: Store, request: LoadRequest, day: str) -> list[Paper]:
@@ -355,16 +529,6 @@ def _cached_day(store: Store, request: LoadRequest, day: str) -> list[Paper]:
     if not set(request.categories) >= SAMPLE_CATEGORIES:
         return []
     return store.papers.day_papers(SAMPLE_FEED, asked)  # shown when arXiv was unreachable
-
-
-def _learned(store: Store, papers: Sequence[Paper], topic: Topic,
-             examples: Sequence[Example]) -> list[Score] | None:
-    """The blend taught only by the labels of papers not of this day; None without the
-    embedding model."""
-    from paperterm.scoring.local.blend import blended
-
-    here = {p.id for p in papers}
-    return blended(store, papers, topic, [e for e in examples if e.id not in here])
 
 
 def _models(store: Store, papers: Sequence[Paper], topic: Topic,

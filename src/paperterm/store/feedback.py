@@ -1,5 +1,6 @@
 """What the ranking learns from: stars, saves and `learn` positives; "not interested" and
-papers read (the preview rested on) but neither starred nor saved. Each is a signal for the
+papers read (the preview rested on) but neither starred nor saved, and, more weakly, a
+sample of the other papers of the days the user read. Each is a signal for the
 topic it was given under only (a star under moe does not move the agents ranking)."""
 
 from __future__ import annotations
@@ -9,9 +10,11 @@ from typing import Literal, NamedTuple
 
 from paperterm.store.db import Queries
 
-Kind = Literal["starred", "saved", "learned", "dismissed", "skipped"]
+Kind = Literal["starred", "saved", "learned", "dismissed", "skipped", "unlabelled"]
 POSITIVE_KINDS = frozenset({"starred", "saved", "learned"})
 MAX_SKIPPED = 2000  # the most recent papers read and skipped: the model stays fast to train
+MAX_UNLABELLED = 300  # a sample of the papers of the days read, neither read nor marked
+UNLABELLED_DAYS = 30  # ... of the most recent days read
 
 
 class Example(NamedTuple):
@@ -51,8 +54,10 @@ class FeedbackQueries(Queries):
 
     def training_examples(self, topic: str) -> list[Example]:
         """One example per paper, the strongest kind first: starred, saved, learned (positive),
-        then dismissed, then read and skipped (negative), each given under this topic. Papers
-        whose text is unknown are left out."""
+        then dismissed, then read and skipped (negative), each given under this topic, then a
+        sample of the papers of the (most recent) days with papers read under this topic that
+        carry none of these marks ("unlabelled", a weak negative: most papers of a day are
+        not for the user). Papers whose text is unknown are left out."""
         out: dict[str, Example] = {}
 
         def add(rows: object, kind: Kind) -> None:
@@ -75,4 +80,19 @@ class FeedbackQueries(Queries):
         add(c.execute(f"SELECT u.id, {user} FROM user_state u WHERE u.seen_at IS NOT NULL "
                       "AND u.starred=0 AND u.saved_at IS NULL AND u.seen_topic=? "
                       "ORDER BY u.seen_at DESC, u.id LIMIT ?", (topic, MAX_SKIPPED)), "skipped")
+        days = [r[0] for r in c.execute(
+            "SELECT DISTINCT a.day FROM announcements a JOIN user_state u ON u.id=a.id "
+            "WHERE u.seen_at IS NOT NULL AND u.seen_topic=? ORDER BY a.day DESC LIMIT ?",
+            (topic, UNLABELLED_DAYS))]
+        if days:  # a fixed sample (by the id's last digits): the same marks, the same model
+            marks = ",".join("?" * len(days))
+            rows = [r for r in c.execute(
+                f"SELECT DISTINCT a.id FROM announcements a WHERE a.day IN ({marks}) "
+                "ORDER BY substr(a.id, -2), a.id", days) if r[0] not in out]
+            picked = [r[0] for r in rows[:MAX_UNLABELLED]]
+            if picked:
+                ids = ",".join("?" * len(picked))
+                add(c.execute(f"SELECT p.id, {_text('p.id')} FROM (SELECT DISTINCT id FROM "
+                              f"papers WHERE id IN ({ids})) p ORDER BY p.id", picked),
+                    "unlabelled")
         return list(out.values())

@@ -2,8 +2,16 @@
 
 Positives are the papers the user starred, saved or brought in with `paperterm learn`;
 negatives the papers dismissed ("not interested") for the topic, more weakly those read and
-skipped, and very weakly a fixed background of ordinary papers (the bundled sample day), so
-one star is enough to learn from. Plain numpy: it trains in milliseconds.
+skipped, more weakly still a sample of the unlabelled papers of the days the user read (the
+usual recipe for learning from positives alone), and very weakly a fixed background of
+ordinary papers (the bundled sample day), so one star is enough to learn from. Plain numpy:
+it trains in milliseconds.
+
+Its lift is calibrated like closeness: the model's logit measured against the background (0
+at its median, 1 at its 99th percentile, -1 at its 1st), so a paper the model rates as
+highly as the top 1% of ordinary papers gets the whole lift whatever the number of
+examples; how much the lift counts in the blend grows with the evidence
+(`blend.learned_weight`).
 """
 
 from __future__ import annotations
@@ -15,8 +23,10 @@ import numpy as np
 
 from paperterm.store import Example
 
-WEIGHTS = {"starred": 1.0, "saved": 1.0, "learned": 0.7, "dismissed": 1.0, "skipped": 0.3}
+WEIGHTS = {"starred": 1.0, "saved": 1.0, "learned": 0.7, "dismissed": 1.0, "skipped": 0.3,
+           "unlabelled": 0.1}
 LABELS = {"starred": "your starred", "saved": "your saved", "learned": "your library"}
+EVIDENCE = frozenset({"starred", "saved", "learned", "dismissed"})  # the user's own marks
 BACKGROUND_WEIGHT = 0.05  # each background paper, as a negative
 L2 = 1e-2
 GD_STEPS = 300
@@ -30,18 +40,25 @@ class LearnedModel:
     positives: np.ndarray  # unit rows of the positive examples, for the reason
     ids: list[str]  # paper id per positive row
     labels: list[str]  # "your starred: <title>" per positive row
-    neutral: float = 0.5  # the median probability of the background: neither liked nor not
+    low: float = 0.0  # the background's median logit: neither liked nor not
+    high: float = 4.0  # the background's 99th percentile logit: liked as the top 1%
+    floor: float = -4.0  # its 1st percentile: turned down as the bottom 1%
+    evidence: int = 0  # the user's own marks it learned from (positives and "not interested")
+
+    def logit(self, x: np.ndarray) -> np.ndarray:
+        return np.asarray(x @ self.w + self.b, dtype=np.float64)
 
     def probability(self, x: np.ndarray) -> np.ndarray:
-        return 1 / (1 + np.exp(-(x @ self.w + self.b)))
+        return np.asarray(1 / (1 + np.exp(-self.logit(x))))
 
     def lift(self, x: np.ndarray) -> np.ndarray:
         """Per row: -1 (like what the user turns down) .. 0 (an ordinary paper) .. 1 (like
-        what the user keeps), relative to the background."""
-        p = self.probability(x)
-        up = (p - self.neutral) / max(1 - self.neutral, 1e-6)
-        down = (p - self.neutral) / max(self.neutral, 1e-6)
-        return np.clip(np.where(p >= self.neutral, up, down), -1.0, 1.0)
+        what the user keeps, as much as the top 1% of the background), on the background's
+        scale of the model's logit (-1: as little as its bottom 1%)."""
+        z = self.logit(x) - self.low
+        up = z / max(self.high - self.low, 1e-6)
+        down = z / max(self.low - self.floor, 1e-6)
+        return np.clip(np.where(z >= 0, up, down), -1.0, 1.0)
 
     def nearest(self, x: np.ndarray, ids: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """Per row of `x` (paper `ids`): the closest other positive and its similarity."""
@@ -95,6 +112,9 @@ def train(examples: Sequence[Example], vectors: np.ndarray,
     w, b = fit_logistic(x, y, weight)
     model = LearnedModel(w, b, vectors[positive], [examples[i].id for i in positive],
                          [f"{LABELS[examples[i].kind]}: {examples[i].title}" for i in positive])
+    model.evidence = sum(1 for e in examples if e.kind in EVIDENCE)
     if len(background):
-        model.neutral = float(np.median(model.probability(background)))
+        z = model.logit(background)
+        model.low, model.high = float(np.median(z)), float(np.percentile(z, 99))
+        model.floor = float(np.percentile(z, 1))
     return model
