@@ -4,6 +4,7 @@ on weekends: each one line that names the problem."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -31,13 +32,11 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
 
 
 def fill(disk: Path) -> None:
-    with open(disk / "filler", "wb") as fh:
-        try:
-            while True:
-                fh.write(b"\0" * 65536)
-                fh.flush()
-        except OSError:
-            pass
+    """Write until the disk is full (the last, partial write's error, at the write or at
+    the close, is the point)."""
+    with contextlib.suppress(OSError), open(disk / "filler", "wb", buffering=0) as fh:
+        while True:
+            fh.write(b"\0" * 65536)
 
 
 def test_a_full_data_disk_is_named(cli, small_disk, monkeypatch):

@@ -89,8 +89,12 @@ async def test_an_unusable_database_is_a_notice_and_the_reader_still_works(
         p = probe(app)
         assert not app.store.available
         assert p.said("Stars and seen marks will not be kept")
-        await pilot.press("asterisk")  # starring still shows
-        assert "★" in p.marks(0)
+        await pilot.press("asterisk")  # a star that cannot be kept is not shown as made
+        await pilot.pause()
+        assert "★" not in p.marks(0)  # (issue 31 item 11)
+        assert p.said("Not saved")
+        await pilot.press("j")  # the reader still works
+        assert p.current is p.shown[1]
 
 
 async def test_command_palette_runs_actions(make_session, make_app, probe, size, until):

@@ -5,7 +5,8 @@ digest rank them (`day.scores.local_stand_ins`, `default_ranks`)."""
 from __future__ import annotations
 
 from paperterm.day.scores import default_ranks, local_stand_ins
-from paperterm.scoring.types import Score, ScoringSettings
+from paperterm.scoring.types import Score
+from paperterm.settings import ScoringSettings
 from paperterm.store import Store
 
 

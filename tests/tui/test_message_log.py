@@ -33,7 +33,7 @@ async def test_every_notice_of_the_session_with_its_time(make_session, make_app,
         await until(pilot, lambda: isinstance(app.screen, MessageLogScreen))
         await until(pilot, lambda: "not a defined topic" in _log_text(app))
         shown = _log_text(app)
-        for said in ("speculative decoding' is not a defined topic", "a second start-up note",
+        for said in ("speculative decoding' (not a defined topic)", "a second start-up note",
                      "a third start-up note"):
             line = next(line for line in shown.splitlines() if said in line)
             assert re.search(r"\d\d:\d\d:\d\d", line), line  # with its time

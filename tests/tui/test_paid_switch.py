@@ -5,7 +5,7 @@ locally, and asks: `r` scores with the model."""
 from __future__ import annotations
 
 from paperterm.models import Paper
-from paperterm.scoring.types import ScoringSettings
+from paperterm.settings import ScoringSettings
 from paperterm.settings.config import Config
 from paperterm.topics import resolve_topic
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 def _shows_topic(p, name: str) -> bool:
     """The header names the topic ("topic moe ·", or at first "moe ·" where it is short of
     room)."""
-    header = " ".join(p.header().split())
+    header = " ".join(p.header().split()).replace(" (free text) ·", " ·")  # free text says so
     return f"topic {name} ·" in header or header.startswith(f"{name} ·")
 
 

@@ -45,9 +45,10 @@ def test_query_with_the_api_down_exits_non_zero(cli):
     assert r.returncode == EXIT_INSTEAD
 
 
-def test_an_honoured_date_still_exits_zero(cli):
-    r = cli("digest", "--date", "2026-03-07", "--offline")  # a Saturday: nothing to load
-    assert r.returncode == 0
+def test_an_honoured_date_still_exits_zero(cli, isolated_home):
+    save_days(isolated_home.db)  # 2026-02-25 and 2026-03-02
+    r = cli("digest", "--date", "2026-03-02", "--offline")  # cached: the day asked for
+    assert r.returncode == 0, r.stderr
     assert "Not the day asked for" not in r.stdout
 
 

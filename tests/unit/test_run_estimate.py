@@ -14,8 +14,8 @@ from paperterm.cli.errors import UserError
 from paperterm.cli.scoring_run import _confirm
 from paperterm.day.session import Session
 from paperterm.models import Day
-from paperterm.scoring.types import ScoringSettings
 from paperterm.services.scoring import ask_first, estimate_run
+from paperterm.settings import ScoringSettings
 from paperterm.settings.config import Config
 from paperterm.store import Store
 from paperterm.topics import resolve_topic

@@ -73,7 +73,7 @@ def test_what_the_commands_read_is_what_they_take():
     assert {"model", "api_base", "budget", "language"} <= summarize
     assert not {"prefilter", "scorer", "feed", "topic", "offline"} & summarize
     assert {"model", "api_base", "timeout", "config"} == doctor
-    assert accepted("search") == {"since"}
+    assert accepted("search") == {"since", "offline"}  # --offline: a documented no-op
     assert accepted("config") == {"config", "bib"}
     assert accepted("star") == accepted("unstar") == {"config", "topic"}  # marks per topic
     assert accepted("note") == accepted("library") == set()
