@@ -190,3 +190,31 @@ def test_unlabelled_papers_of_the_days_read_are_weak_negatives(db, day, tmp_path
         assert not np.allclose(with_them.w, without.w)
     finally:
         s.close()
+
+
+def test_the_lift_follows_the_kinds_of_paper_kept_not_one_direction():
+    """Kept papers of two kinds on opposite sides (a linear model's direction cancels them
+    out): a new paper of either kind is lifted as the user's, one like the papers read and
+    not kept is lowered (the lift compares a paper with its nearest kept and not kept
+    papers, issue 30 §2; the regression alone lifted neither kind)."""
+    rng = np.random.default_rng(3)
+    dim = 16
+
+    def unit(rows):  # type: ignore[no-untyped-def]
+        rows = np.asarray(rows, dtype=np.float32)
+        return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+    def near(axis: int, sign: float, n: int):  # type: ignore[no-untyped-def]
+        centre = np.zeros(dim)
+        centre[axis] = sign
+        return unit(centre + 0.1 * rng.normal(size=(n, dim)))
+
+    kept = np.vstack([near(0, 1.0, 30), near(0, -1.0, 30)])
+    read = near(1, 1.0, 40)
+    examples = ([Example(f"k{i}", "kept", "", "starred") for i in range(len(kept))]
+                + [Example(f"r{i}", "read", "", "skipped") for i in range(len(read))])
+    model = train(examples, np.vstack([kept, read]), unit(rng.normal(size=(300, dim))))
+    assert model is not None
+    lift = model.lift(np.vstack([near(0, 1.0, 5), near(0, -1.0, 5), near(1, 1.0, 5)]))
+    assert (lift[:10] > 0.8).all()
+    assert (lift[10:] < -0.5).all()

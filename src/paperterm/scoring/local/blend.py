@@ -155,13 +155,16 @@ def learned_weight(evidence: int, has_prior: bool = False) -> float:
 def blend(bm25: Sequence[tuple[Score, float]], close: np.ndarray,
           learned: np.ndarray | None = None, likes: Sequence[str | None] = (),
           away: np.ndarray | None = None, cue: Sequence[Cues] = (),
-          prior_lift: np.ndarray | None = None, learned_by: float = LEARNED) -> list[Score]:
+          prior_lift: np.ndarray | None = None, learned_by: float = LEARNED,
+          loose_cap: bool = True) -> list[Score]:
     """The blended scores: `bm25` from `keywords.scores_and_exclusions` (the exclusions damp the
     closeness too), `close` per paper in [0, 1], `learned` the model's lift per paper in
     [-1, 1] (None without a model), `likes` "your starred: <title>" per paper, for the
     reason; `away` the closeness to what the topic turns down, `cue` the cue words found (a
     foundational topic's), `prior_lift` the topic's prior per paper in [-1, 1] (None
-    without one), `learned_by` how far the learned lift moves a paper (`learned_weight`)."""
+    without one), `learned_by` how far the learned lift moves a paper (`learned_weight`);
+    `loose_cap`: a paper matching nothing and only loosely close is kept at most 4 (a topic
+    carried by phrases, `loose_capped`)."""
     out = []
     close = close * np.array([factor for _, factor in bm25], dtype=np.float32)
     for i, (s, _) in enumerate(bm25):
@@ -178,7 +181,7 @@ def blend(bm25: Sequence[tuple[Score, float]], close: np.ndarray,
             if cue[i].application:
                 reasons.append("application: " + ", ".join(cue[i].application[:3]))
         matched = base > 0
-        if not s.fine and float(close[i]) < LOOSE_CLOSE and base > LOOSE_MAX:
+        if loose_cap and not s.fine and float(close[i]) < LOOSE_CLOSE and base > LOOSE_MAX:
             # nothing of the topic matched and only loosely close: cues alone never carry it
             base = LOOSE_MAX + LOOSE_SLOPE * (base - LOOSE_MAX)
         base = bounded(base)
@@ -193,6 +196,15 @@ def blend(bm25: Sequence[tuple[Score, float]], close: np.ndarray,
         out.append(Score(s.paper_id, s.version, shown_relevance(base, matched), None,
                          reason, "scored", fine=base))
     return out
+
+
+def loose_capped(topic: Topic) -> bool:
+    """Whether a paper matching nothing of `topic` and only loosely close is kept at most 4:
+    for a topic carried by its phrases (free text, prose, pasted criteria), whose closeness
+    to a few words saturates. A topic with keywords of its own (the built-in ones, a keywords
+    file) is not capped: its keywords say what matches, and on the built-in topic the cap
+    cost a pick left out (`measure_local.py --lodo`)."""
+    return not topic.keywords
 
 
 _models: dict[tuple[object, ...], LearnedModel | None] = {}  # the last few trained
@@ -253,5 +265,6 @@ def blended(store: Store, papers: Sequence[Paper], topic: Topic,
                                    prior_lift is not None)
     cue = cues(papers) if topic.foundational else []
     return boost_followed(blend(bm25, closeness(vectors, topic, bg), lift, likes,
-                                against(vectors, topic, bg), cue, prior_lift, weight),
+                                against(vectors, topic, bg), cue, prior_lift, weight,
+                                loose_capped(topic)),
                           papers, topic)

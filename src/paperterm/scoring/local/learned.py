@@ -7,11 +7,16 @@ usual recipe for learning from positives alone), and very weakly a fixed backgro
 ordinary papers (the bundled sample day), so one star is enough to learn from. Plain numpy:
 it trains in milliseconds.
 
-Its lift is calibrated like closeness: the model's logit measured against the background (0
-at its median, 1 at its 99th percentile, -1 at its 1st), so a paper the model rates as
-highly as the top 1% of ordinary papers gets the whole lift whatever the number of
-examples; how much the lift counts in the blend grows with the evidence
-(`blend.learned_weight`).
+Its lift compares a paper with the kinds of paper the user keeps: its mean similarity to
+its NEAREST closest positives less that to its NEAREST closest negatives (a user keeps
+several kinds of paper, which one linear direction averages away: on the development days,
+time order, the one-line topic taught two days' stars found 57 picks of 73 on the next days
+with it, 51 with the regression's logit). It is calibrated like closeness, against the
+background (0 at its median, 1 at its 99th percentile, -1 at its 1st), so a paper as close
+to the user's papers as the top 1% of ordinary papers gets the whole lift whatever the number
+of examples; how much the lift counts in the blend grows with the evidence
+(`blend.learned_weight`). The regression (its logit) is the lift without negatives, and the
+unsure queue's probability.
 """
 
 from __future__ import annotations
@@ -30,6 +35,8 @@ EVIDENCE = frozenset({"starred", "saved", "learned", "dismissed"})  # the user's
 BACKGROUND_WEIGHT = 0.05  # each background paper, as a negative
 L2 = 1e-2
 GD_STEPS = 300
+NEAREST = 20  # the nearest kept and the nearest not kept papers a paper is compared with
+NEAREST_SHARE = 1.0  # the share of that comparison in the lift (the rest: the regression's logit)
 LIKE_MIN_SIMILARITY = 0.6  # "like your starred: <title>" only for a close neighbour (top 1%)
 
 
@@ -44,6 +51,9 @@ class LearnedModel:
     high: float = 4.0  # the background's 99th percentile logit: liked as the top 1%
     floor: float = -4.0  # its 1st percentile: turned down as the bottom 1%
     evidence: int = 0  # the user's own marks it learned from (positives and "not interested")
+    negatives: np.ndarray | None = None  # unit rows of the negative examples (`contrast`)
+    near: tuple[float, float, float] = (0.0, 1.0, -1.0)  # `contrast` on the background:
+    # its median, 99th and 1st percentiles
 
     def logit(self, x: np.ndarray) -> np.ndarray:
         return np.asarray(x @ self.w + self.b, dtype=np.float64)
@@ -51,14 +61,33 @@ class LearnedModel:
     def probability(self, x: np.ndarray) -> np.ndarray:
         return np.asarray(1 / (1 + np.exp(-self.logit(x))))
 
+    def contrast(self, x: np.ndarray) -> np.ndarray:
+        """Per row: its mean similarity to the NEAREST closest positives less that to the
+        NEAREST closest negatives (0 without negatives)."""
+        if self.negatives is None or not len(self.negatives):
+            return np.zeros(len(x))
+        k = min(NEAREST, len(self.positives), len(self.negatives))
+        near_pos = np.partition(x @ self.positives.T, -k, axis=1)[:, -k:].mean(axis=1)
+        near_neg = np.partition(x @ self.negatives.T, -k, axis=1)[:, -k:].mean(axis=1)
+        return np.asarray(near_pos - near_neg, dtype=np.float64)
+
     def lift(self, x: np.ndarray) -> np.ndarray:
         """Per row: -1 (like what the user turns down) .. 0 (an ordinary paper) .. 1 (like
         what the user keeps, as much as the top 1% of the background), on the background's
-        scale of the model's logit (-1: as little as its bottom 1%)."""
+        scale of the model's logit (-1: as little as its bottom 1%), mixed with the same
+        scale of `contrast` (NEAREST_SHARE): the regression alone ranks papers from their
+        direction, the nearest neighbours from the kinds of paper the user keeps."""
         z = self.logit(x) - self.low
         up = z / max(self.high - self.low, 1e-6)
         down = z / max(self.low - self.floor, 1e-6)
-        return np.clip(np.where(z >= 0, up, down), -1.0, 1.0)
+        by_logit = np.clip(np.where(z >= 0, up, down), -1.0, 1.0)
+        if self.negatives is None or not len(self.negatives):
+            return by_logit
+        low, high, floor = self.near
+        c = self.contrast(x) - low
+        by_near = np.clip(np.where(c >= 0, c / max(high - low, 1e-6),
+                                   c / max(low - floor, 1e-6)), -1.0, 1.0)
+        return (1 - NEAREST_SHARE) * by_logit + NEAREST_SHARE * by_near
 
     def nearest(self, x: np.ndarray, ids: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """Per row of `x` (paper `ids`): the closest other positive and its similarity."""
@@ -113,7 +142,13 @@ def train(examples: Sequence[Example], vectors: np.ndarray,
     model = LearnedModel(w, b, vectors[positive], [examples[i].id for i in positive],
                          [f"{LABELS[examples[i].kind]}: {examples[i].title}" for i in positive])
     model.evidence = sum(1 for e in examples if e.kind in EVIDENCE)
+    negative = [i for i, e in enumerate(examples) if not e.positive]
+    if negative:
+        model.negatives = vectors[negative]
     if len(background):
+        c = model.contrast(background)
+        model.near = (float(np.median(c)), float(np.percentile(c, 99)),
+                      float(np.percentile(c, 1)))
         z = model.logit(background)
         model.low, model.high = float(np.median(z)), float(np.percentile(z, 99))
         model.floor = float(np.percentile(z, 1))
