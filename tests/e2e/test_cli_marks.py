@@ -29,7 +29,9 @@ def cached(isolated_home):  # type: ignore[no-untyped-def]
 def examples(db: Path, topic: str) -> dict[str, str]:
     store = Store.open(db)
     try:
-        return {e.id: e.kind for e in store.marks.training_examples(topic)}
+        # (the days' unread papers are a weak-negative sample by design: not marks)
+        return {e.id: e.kind for e in store.marks.training_examples(topic)
+                if e.kind != "unlabelled"}
     finally:
         store.close()
 

@@ -68,7 +68,10 @@ def test_stars_and_a_bib_library_teach_the_local_ranking(cli, tmp_path):
              if title.startswith(("MoBiQuant", "QuantVLA"))]
     assert cli("star", *quant).returncode == 0
     after = _rows(cli)
-    assert all(after[pid]["rank"] < before[pid]["rank"] for pid in quant)
+    # two stars on a topic with a prior only nudge (issue 30: the learned part's weight grows
+    # with the marks): none goes down, one goes up
+    assert all(after[pid]["rank"] <= before[pid]["rank"] for pid in quant)
+    assert any(after[pid]["rank"] < before[pid]["rank"] for pid in quant)
     assert any(r["reason"].startswith("like your starred: ") for r in after.values())
     assert cli("unstar", *quant).returncode == 0
     bib = tmp_path / "refs.bib"
@@ -77,7 +80,8 @@ def test_stars_and_a_bib_library_teach_the_local_ranking(cli, tmp_path):
                    encoding="utf-8")
     assert cli("learn", "--bib", str(bib)).returncode == 0
     learned = _rows(cli)
-    assert all(learned[pid]["rank"] < before[pid]["rank"] for pid in quant)
+    assert all(learned[pid]["rank"] <= before[pid]["rank"] for pid in quant)
+    assert any(learned[pid]["rank"] < before[pid]["rank"] for pid in quant)
     assert any(r["reason"].startswith("like your library: ") for r in learned.values())
 
 
