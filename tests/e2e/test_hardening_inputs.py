@@ -151,6 +151,7 @@ def test_the_reader_without_a_terminal_refuses_in_one_line(run_cli, tmp_path):
                            text=True, timeout=60)
     assert r.returncode == 2, r.stderr
     assert "needs a terminal" in r.stderr and "paperterm score --json" in r.stderr
+    assert "stdin and stdout are not terminals" in r.stderr  # (said as English says it)
     assert r.stderr.count("\n") == 1 and out.read_text() == ""
 
 

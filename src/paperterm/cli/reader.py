@@ -28,7 +28,8 @@ def run(opts: Options) -> int:
         session = session.close()  # the reader opens its own connection, in its own thread
         missing = no_terminal()
         if missing:  # from cron or a pipe: the reader would never end and write escapes
-            raise UserError(f"the reader needs a terminal, and {missing} is not one; without "
+            verb = "are not terminals" if " and " in missing else "is not one"
+            raise UserError(f"the reader needs a terminal, and {missing} {verb}; without "
                             "one use a headless command: `paperterm score --json` (or "
                             "`digest`, `search`, `starred`)")
         from paperterm.tui.app import run_tui

@@ -96,12 +96,16 @@ def _show(opts: Options, config: Config) -> int:
 def _top(topic: Topic, config: Config) -> None:
     """The top 10 of the latest cached day, with why each is there."""
     from paperterm.scoring.local import rank_locally
+    from paperterm.sources.loader import SAMPLE_CATEGORIES, SAMPLE_FEED
 
     notices: list[str] = []
     store = open_store(notices)
     try:
         feed = "+".join(sorted(topic.categories or config.categories))
         day = store.papers.latest_day(feed)
+        if day is None and set(feed.split("+")) == SAMPLE_CATEGORIES:
+            feed = SAMPLE_FEED  # offline so far: the bundled sample day is the one shown
+            day = store.papers.latest_day(feed)
         papers = store.papers.day_papers(feed, day) if day else []
         if day is None or not papers:
             print(f"\nno cached day for {feed} yet: run paperterm once to see the top {TOP}")

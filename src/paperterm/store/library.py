@@ -66,7 +66,9 @@ class Selection(NamedTuple):
 
             sql.append("p.id IN (SELECT id FROM user_state WHERE starred = 1 "
                        "AND starred_at >= ?)")
-            args.append(dt.datetime.combine(self.starred_since, dt.time()).timestamp())
+            # (no star is older than the epoch: a day before it, 0001-01-01 too, is the epoch)
+            day = max(self.starred_since, dt.date(1970, 1, 2))
+            args.append(dt.datetime.combine(day, dt.time()).timestamp())
         if self.tag:
             sql.append("p.id IN (SELECT id FROM tags WHERE tag = ?)")
             args.append(normal_tag(self.tag))
