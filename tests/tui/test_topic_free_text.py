@@ -54,3 +54,20 @@ async def test_a_free_text_topic_started_with_is_not_lost(make_session, make_app
         await pilot.press("enter")
         await until(pilot, lambda: _shows_topic(p, "speculative decoding"))
         assert p.day.topic.adhoc
+
+
+async def test_a_typo_of_a_topic_in_the_switcher_is_that_topic(make_session, make_app, probe,
+                                                                until, size):
+    """The walk: `t` then `agnets` offered "Use 'agnets' as a free-text topic", which then
+    failed with "did you mean 'agents'?"; the switcher offers the topic instead."""
+    app = make_app(make_session())
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        p = probe(app)
+        await _type_in_switcher(pilot, app, until, "agnets")
+        await until(pilot, lambda: bool(_options(app)) and _options(app)[0].startswith(
+            ("agents", "Did you mean \u201cagents\u201d")))
+        assert not any("free-text" in o for o in _options(app))
+        await pilot.press("enter")
+        await until(pilot, lambda: _shows_topic(p, "agents"))
+        assert not p.day.topic.adhoc

@@ -108,14 +108,26 @@ class TopicChoices(SimpleProvider):
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
-        names = set()
+        names, offered = set(), set()
         for name, run, why in self.choices:
             names.add(name)
             score = max(matcher.match(name), matcher.match(why) * 0.5)
             if score > 0:
+                offered.add(name)
                 yield Hit(score, matcher.highlight(name), run, text=name, help=why)
         text = one_line(query).strip()
         if text and text not in names:
+            from paperterm.topics.names import is_one_word, near
+
+            guess = near(text, names) if is_one_word(text) else None
+            if guess is not None:  # a typo of a topic is that topic, never free text
+                if guess in offered:
+                    return
+                run = next(r for name, r, _ in self.choices if name == guess)
+                label = f"Did you mean \u201c{guess}\u201d?"
+                yield Hit(1.0, Content(label), run, text=label,  # first: what was meant
+                          help="one word is a topic's name; free text takes more words")
+                return
             label = f"Use \u201c{text}\u201d as a free-text topic"
             yield Hit(FREE_TEXT_SCORE, Content(label), partial(self.free_text, text),
                       text=label, help="rank the day against these words (as --topic does)")
