@@ -244,11 +244,11 @@ def probe() -> Callable[[RecordingApp], Probe]:
 
 @pytest.fixture
 def until() -> Callable[..., Awaitable[None]]:
-    """`await until(pilot, condition, seconds=30, what=...)`: let the app run until
+    """`await until(pilot, condition, seconds=90, what=...)`: let the app run until
     `condition()`; the deadline is generous (a loaded machine runs the reader slowly), and a
     failure says what was awaited."""
 
-    async def wait(pilot: Any, condition: Callable[[], object], seconds: float = 30.0,
+    async def wait(pilot: Any, condition: Callable[[], object], seconds: float = 90.0,
                    what: str = "") -> None:
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:

@@ -60,7 +60,8 @@ async def test_a_huge_revised_abstract_never_holds_the_keys(make_session, make_a
         p.to_paper(kept.id)
         await until(pilot, lambda: p.preview.entry is not None and p.preview.entry.id == kept.id)
         await pilot.pause()
-        assert time.monotonic() - started < 5, "the word diff held the keys"
+        # (the unbounded diff held the keys ~47 s on a quiet machine; a loaded one is slower)
+        assert time.monotonic() - started < 20, "the word diff held the keys"
         assert "diff too large" in p.meta()
 
 
