@@ -4,7 +4,7 @@ back at the last card's paper. A controller held by the day screen."""
 from __future__ import annotations
 
 from paperterm.day.listing import Entry
-from paperterm.tui.screens.day_view import DayController
+from paperterm.tui.screens.day_view import DayController, DayView
 
 
 class QuickTriage(DayController):
@@ -23,10 +23,14 @@ class QuickTriage(DayController):
                              self._closed)
 
     def _closed(self, last: Entry | None) -> None:
-        view = self.view
-        if last is None or not view.alive:
-            return
-        shown = view.model.shown
-        if last in shown:
-            view.table.moved_by_user = True
-            view.table.move_to(shown.index(last))
+        back_at(self.view, last)
+
+
+def back_at(view: DayView, last: Entry | None) -> None:
+    """The list's cursor on the last card's paper, once the cards close."""
+    if last is None or not view.alive:
+        return
+    shown = view.model.shown
+    if last in shown:
+        view.table.moved_by_user = True
+        view.table.move_to(shown.index(last))

@@ -17,6 +17,7 @@ from paperterm.day.listing import Entry, sort_entries
 from paperterm.settings.reader_state import record_unsure_answer, unsure_answers
 from paperterm.tui.scoring_worker import LocalRanking, unsure_in_thread
 from paperterm.tui.screens.day_view import DayController
+from paperterm.tui.screens.quick_triage import back_at
 
 if TYPE_CHECKING:
     from textual.worker import Worker
@@ -103,10 +104,4 @@ class UnsureTriage(DayController):
     def _closed(self, last: Entry | None) -> None:
         self._cards = None
         self._worker = None
-        view = self.view
-        if last is None or not view.alive:
-            return
-        shown = view.model.shown
-        if last in shown:
-            view.table.moved_by_user = True
-            view.table.move_to(shown.index(last))
+        back_at(self.view, last)
