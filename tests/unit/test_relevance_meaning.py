@@ -61,3 +61,35 @@ def test_free_text_matching_nothing_is_not_shown_as_five(ranked):
     loose = [s for s in scores if "matched" not in s.reason and "topic words" not in s.reason
              and "close to the topic" not in s.reason]
     assert loose and max(s.relevance or 0 for s in loose) <= 4
+
+
+def test_free_text_closeness_counts_next_to_the_papers_matching_its_words(tmp_path):
+    """`--topic "speculative decoding"` on the sample day: a paper on LLM reasoning, 78%
+    close to the two words (closeness to a short area saturates) and full of foundational
+    cues, was shown at 8 beside the one paper matching the phrase."""
+    from paperterm.scoring.local.blend import reference_papers
+
+    papers = reference_papers()
+    store = Store.open(tmp_path / "db.sqlite3")
+    try:
+        topic = resolve_topic("speculative decoding", Config()).topic
+        scores = rank_locally(store, papers, topic) or []
+    finally:
+        store.close()
+    matched = [s for s in scores if "matched" in s.reason or "topic words" in s.reason]
+    others = [s for s in scores if s not in matched]
+    assert matched and max(s.relevance or 0 for s in matched) >= 8
+    assert max(s.relevance or 0 for s in others) <= 4
+
+
+def test_loosely_close_is_measured_against_the_papers_matching_the_topic():
+    import math
+
+    import numpy as np
+
+    from paperterm.scoring.local.blend import LOOSE_CLOSE, loose_below
+
+    close = np.array([0.82, 0.78, 0.3, 0.9, 0.5], dtype=np.float32)
+    assert loose_below(close, [True, False, False, False, False]) == pytest.approx(0.82)
+    assert loose_below(close, [False, False, True, False, True]) == LOOSE_CLOSE
+    assert loose_below(close, [False] * 5) == math.inf  # nothing matched: nothing above 4

@@ -44,7 +44,8 @@ CLOSE_REASON = 0.6  # closeness from which the reason says so
 TOP_VALUE = 1.3  # the blend's value (before the bend) shown as 10
 SHORT_TEXT_WORDS = 6  # an area of fewer words is short: its closeness is anchored ...
 SHORT_TEXT_SPREAD = 0.2  # ... at least this similarity above the reference's median is 100%
-LOOSE_CLOSE = 0.6  # closeness below which a paper is only loosely close (CLOSE_REASON)
+LOOSE_CLOSE = 0.6  # closeness below which a paper is only loosely close (CLOSE_REASON) ...
+# ... or below the closeness the papers matching the topic's words have that day (`loose_below`)
 LOOSE_MAX, LOOSE_SLOPE = 0.5, 0.005  # such a paper matching nothing: at most 4
 LIKE_MIN_LIFT = 0.3  # the learned lift from which the reason names the closest positive
 
@@ -163,10 +164,11 @@ def blend(bm25: Sequence[tuple[Score, float]], close: np.ndarray,
     reason; `away` the closeness to what the topic turns down, `cue` the cue words found (a
     foundational topic's), `prior_lift` the topic's prior per paper in [-1, 1] (None
     without one), `learned_by` how far the learned lift moves a paper (`learned_weight`);
-    `loose_cap`: a paper matching nothing and only loosely close is kept at most 4 (a topic
-    carried by phrases, `loose_capped`)."""
+    `loose_cap`: a paper matching nothing and only loosely close (`loose_below`) is kept at
+    most 4 (a topic carried by phrases, `loose_capped`)."""
     out = []
     close = close * np.array([factor for _, factor in bm25], dtype=np.float32)
+    loose = loose_below(close, [bool(s.fine) for s, _ in bm25]) if loose_cap else 0.0
     for i, (s, _) in enumerate(bm25):
         base = KEYWORDS * (s.fine or 0.0) + CLOSENESS * float(close[i])
         if away is not None:
@@ -181,7 +183,7 @@ def blend(bm25: Sequence[tuple[Score, float]], close: np.ndarray,
             if cue[i].application:
                 reasons.append("application: " + ", ".join(cue[i].application[:3]))
         matched = base > 0
-        if loose_cap and not s.fine and float(close[i]) < LOOSE_CLOSE and base > LOOSE_MAX:
+        if loose_cap and not s.fine and float(close[i]) < loose and base > LOOSE_MAX:
             # nothing of the topic matched and only loosely close: cues alone never carry it
             base = LOOSE_MAX + LOOSE_SLOPE * (base - LOOSE_MAX)
         base = bounded(base)
@@ -196,6 +198,20 @@ def blend(bm25: Sequence[tuple[Score, float]], close: np.ndarray,
         out.append(Score(s.paper_id, s.version, shown_relevance(base, matched), None,
                          reason, "scored", fine=base))
     return out
+
+
+def loose_below(close: np.ndarray, matched: Sequence[bool]) -> float:
+    """The closeness below which a paper matching none of the topic's words is only loosely
+    close: LOOSE_CLOSE, or the median closeness of the papers ranked with it that do match
+    them when that is higher; above every closeness when none does. Closeness to a short
+    area saturates (a paper on LLM reasoning is 78% close to "speculative decoding"), so
+    it counts only next to how close the papers matching the topic's words are that day:
+    a paper matching nothing is shown above 4 only when it is at least as close as they
+    typically are."""
+    near = [float(c) for c, m in zip(close, matched, strict=True) if m]
+    if not near:
+        return math.inf
+    return max(LOOSE_CLOSE, float(np.median(near)))
 
 
 def loose_capped(topic: Topic) -> bool:
