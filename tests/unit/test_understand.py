@@ -157,3 +157,38 @@ def test_an_excluded_phrase_whose_initials_are_a_stop_word_damps_nothing():
                               paper("2", "Pruning", "Time series pruning with TS data.")],
                              topic)
     assert "excluded" not in plain.reason and "excluded: time series" in excluded.reason
+
+
+def test_a_keywords_only_file_is_shown_and_measured_from_its_keywords(isolated_home, capsys):
+    """No description: `topics show` said it was read from the description's 'Relevant:'
+    parts, and the text closeness was measured to held the name, 'Relevant:', what it
+    excludes and the keywords twice."""
+    from paperterm.scoring.local.areas import topic_areas, turned_down
+
+    folder = Path(isolated_home.config).parent / "topics"
+    folder.mkdir(parents=True)
+    (folder / "kw.toml").write_text('keywords = ["speculative decoding", "KV cache"]\n'
+                                    'exclude = ["medical imaging", "speech"]\n')
+    topic = all_topics(Config(path=Path(isolated_home.config)))["kw"]
+    assert topic_areas(topic) == ["speculative decoding, KV cache"]
+    assert turned_down(topic) == ["medical imaging, speech"]
+    assert topic.description == ("Relevant: speculative decoding, KV cache. "
+                                 "Not relevant: medical imaging, speech.")
+    assert main(["topics", "show", "kw"]) == 0
+    out = capsys.readouterr().out
+    assert "understood as: keywords" in out and "read from the description" not in out
+    assert "made from its keywords" in out and "Relevant: speculative decoding" in out
+    assert "areas:\n  - speculative decoding, KV cache\n" in out
+
+
+def test_topics_show_says_why_a_file_is_foundational(isolated_home, capsys):
+    folder = Path(isolated_home.config).parent / "topics"
+    folder.mkdir(parents=True)
+    (folder / "a.toml").write_text('keywords = ["pruning"]\n'
+                                   'exclude = ["medical imaging", "speech", "robotics"]\n')
+    (folder / "b.toml").write_text('keywords = ["pruning"]\nfoundational = false\n'
+                                   'exclude = ["medical imaging", "speech", "robotics"]\n')
+    assert main(["topics", "show", "a"]) == 0
+    assert "foundational: yes (it turns application domains down)" in capsys.readouterr().out
+    assert main(["topics", "show", "b"]) == 0
+    assert "foundational: no (the topic says so)" in capsys.readouterr().out

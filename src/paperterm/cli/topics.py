@@ -49,15 +49,12 @@ def run(opts: Options) -> int:
 
 
 def _understanding_lines(topic: Topic) -> list[str]:
-    from paperterm.topics.understand import Understanding, table_understanding, understand
+    from paperterm.topics.understand import description_derived, understanding_of
 
-    u: Understanding
-    if topic.adhoc:
-        u = understand(topic.name)
-    else:
-        u = table_understanding(topic.description, topic.keywords, topic.exclude,
-                                topic.foundational)
+    u = understanding_of(topic)
     lines = [f"topic: {topic.name} ({topic.source})"]
+    if description_derived(topic):
+        lines.append(f"description (made from its keywords, for the LLM): {topic.description}")
     if topic.keywords:
         lines.append("keywords: " + ", ".join(topic.keywords))
     if topic.exclude:

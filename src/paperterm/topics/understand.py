@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 
 from paperterm.models import Topic
 
-__all__ = ["Understanding", "derived_description", "phrases_of", "understand",
-           "understood_table", "understood_text"]
+__all__ = ["Understanding", "derived_description", "description_derived", "phrases_of",
+           "understand", "understanding_of", "understood_table", "understood_text"]
 
 FORMS = ("criteria", "prose", "keywords", "one line", "structured")
 
@@ -275,13 +275,13 @@ def turns_down_domains(exclude: tuple[str, ...] | list[str]) -> bool:
     return len({d for e in exclude for d in _names_domain(e)}) >= 2
 
 
-def derived_description(keywords: tuple[str, ...] | list[str], areas: list[str],
+def derived_description(keywords: tuple[str, ...] | list[str],
                         exclude: tuple[str, ...] | list[str]) -> str:
-    """A description for a topic without one (what the LLM prompt reads)."""
-    relevant = "; ".join(areas) if areas else ", ".join(keywords)
-    text = f"Relevant: {relevant}" if relevant else ""
+    """The description of a topic file without one (what the LLM prompt reads and `topics
+    show` prints): its keywords, then what it excludes."""
+    text = f"Relevant: {', '.join(keywords)}." if keywords else ""
     if exclude:
-        text += f"{' ' if text else ''}Not relevant: {', '.join(exclude)}"
+        text += f"{' ' if text else ''}Not relevant: {', '.join(exclude)}."
     return text
 
 
@@ -312,8 +312,8 @@ def table_understanding(description: str, keywords: tuple[str, ...] | list[str],
     """How a topic file's (or `[topics.NAME]` table's) description is understood: a short
     one beside keywords is the keywords form (its keywords carry it; the ranking measures
     closeness to the name, description and keywords as one text)."""
-    if not description.strip():
-        u = Understanding("keywords")
+    if not description.strip():  # its keywords are the text closeness is measured to
+        u = Understanding("keywords", areas=[", ".join(keywords)] if keywords else [])
     else:
         u = understand(description, free_text=not keywords)
         if keywords and u.form == "one line" and len(u.areas) <= 1:
@@ -328,6 +328,28 @@ def table_understanding(description: str, keywords: tuple[str, ...] | list[str],
     return u
 
 
+def description_derived(topic: Topic) -> bool:
+    """Whether `topic` (a table's) has the description `derived_description` gave it: its
+    file has none."""
+    return not topic.adhoc and topic.description == derived_description(topic.keywords,
+                                                                        topic.exclude)
+
+
+def understanding_of(topic: Topic) -> Understanding:
+    """How `topic` was understood, for `topics show`: a free-text topic's text; a table's
+    description (none when it was derived from its keywords: never read as written) beside
+    its keywords. Foundational as the topic has it: why, as its words give it, or "the
+    topic says so" when its file says otherwise."""
+    if topic.adhoc:
+        return understand(topic.name)
+    description = "" if description_derived(topic) else topic.description
+    u = table_understanding(description, topic.keywords, topic.exclude)
+    if u.foundational != topic.foundational:
+        u.foundational = topic.foundational
+        u.why_foundational = "the topic says so"
+    return u
+
+
 def understood_table(name: str, description: str, lists: dict[str, tuple[str, ...]],
                      foundational: bool | None, source: str) -> Topic:
     """The topic of a table (`lists`: keywords, exclude, categories, follow)."""
@@ -336,7 +358,7 @@ def understood_table(name: str, description: str, lists: dict[str, tuple[str, ..
     exclude = tuple(dict.fromkeys([*exclude, *u.excluded]))
     return Topic(
         name=name,
-        description=description.strip() or derived_description(keywords, u.areas, exclude),
+        description=description.strip() or derived_description(keywords, exclude),
         keywords=keywords,
         exclude=exclude,
         categories=lists["categories"],
