@@ -192,3 +192,58 @@ def test_topics_show_says_why_a_file_is_foundational(isolated_home, capsys):
     assert "foundational: yes (it turns application domains down)" in capsys.readouterr().out
     assert main(["topics", "show", "b"]) == 0
     assert "foundational: no (the topic says so)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("text", [
+    "I work on pruning and quantization, but I am not interested in LLM agents or prompting "
+    "tricks.",
+    "I work on pruning and quantization\nNot interested in LLM agents or prompting tricks",
+    "I read about pruning and quantization except LLM agents or prompting tricks.",
+    "I read about pruning and quantization, not LLM agents or prompting tricks.",
+    "I read about pruning and quantization. LLM agents or prompting tricks: not interested.",
+    "pruning and quantization, not interested in LLM agents or prompting tricks",
+])
+def test_what_a_sentence_turns_down_is_excluded_whole_and_the_rest_kept(text):
+    """Both parts of "not interested in LLM agents or prompting tricks" are turned down
+    (the one line read them as areas), and what the sentence asks for is kept (the whole
+    sentence was turned down)."""
+    u = understand(text)
+    assert {"LLM agents", "prompting tricks"} <= set(u.excluded)
+    assert {"pruning", "quantization"} <= set(u.phrases)
+    assert not {"LLM agents", "prompting tricks"} & set(u.phrases)
+    assert not any("agents" in a for a in u.areas)
+
+
+def test_a_paragraph_after_pasted_criteria_is_read_and_wrapped_bodies_joined():
+    text = CRITERIA.replace("## Scoring Criteria", (
+        "I also follow distributed training and expert parallelism.\n"
+        "I am not interested in LLM agents or prompting tricks.\n\n## Scoring Criteria"))
+    text = text.replace("Irrelevant: Reinforcement Learning, Diffusion Models, etc.",
+                        "Irrelevant: Reinforcement Learning, Diffusion\n   Models, etc.")
+    u = understand(text)
+    assert {"distributed training", "expert parallelism"} <= set(u.phrases)
+    assert {"LLM agents", "prompting tricks", "Diffusion Models"} <= set(u.excluded)
+    assert "Diffusion" not in u.excluded  # the wrapped body is one
+    assert [a.split(":")[0] for a in u.areas][:2] == ["Model Architecture",
+                                                       "Model Compression"]
+    assert "9-10" not in " ".join(u.phrases + u.areas)
+
+
+@pytest.mark.parametrize(("text", "why"), [
+    ("Relevant Topics\nScoring Criteria\n", "only headers"),
+    ("## Relevant Topics\n\nScoring Criteria\n - 9-10: on topic\n", "only headers"),
+    ("I am not interested in robotics.", "only what to turn down"),
+])
+def test_topics_new_refuses_a_text_with_nothing_to_rank_by(isolated_home, tmp_path, capsys,
+                                                           text, why):
+    source = tmp_path / "t.txt"
+    source.write_text(text)
+    assert main(["topics", "new", "mine", "--from-text", str(source)]) == 2
+    err = capsys.readouterr().err
+    assert "nothing to rank by" in err and why in err and len(err.strip().splitlines()) == 1
+    assert not (Path(isolated_home.config).parent / "topics" / "mine.toml").exists()
+
+
+def test_headers_are_never_words_of_a_one_line_topic():
+    u = understand("Relevant Topics\nmixture of experts, pruning")
+    assert u.areas == ["mixture of experts", "pruning"]

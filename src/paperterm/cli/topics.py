@@ -49,7 +49,7 @@ def run(opts: Options) -> int:
 
 
 def _understanding_lines(topic: Topic) -> list[str]:
-    from paperterm.topics.understand import description_derived, understanding_of
+    from paperterm.topics.tables import description_derived, understanding_of
 
     u = understanding_of(topic)
     lines = [f"topic: {topic.name} ({topic.source})"]
@@ -123,7 +123,8 @@ def _new(opts: Options, config: Config) -> int:
     from paperterm.io import limits
     from paperterm.settings import paths
     from paperterm.topics import _topic_from_file
-    from paperterm.topics.understand import topic_file_text
+    from paperterm.topics.tables import topic_file_text
+    from paperterm.topics.understand import nothing_to_rank_by, understand
 
     name = (opts.topic_text or "").strip()
     if not _NAME.match(name):
@@ -142,6 +143,8 @@ def _new(opts: Options, config: Config) -> int:
     text = raw.decode("utf-8", errors="replace").strip()
     if not text:
         raise UserError(f"topics new: {source} holds no text")
+    if (why := nothing_to_rank_by(understand(text))) is not None:
+        raise UserError(f"topics new: {source} holds nothing to rank by: {why}")
     folder = (config.path.parent if config.path is not None else paths.config_dir()) / "topics"
     target = folder / f"{name}.toml"
     if target.exists():

@@ -10,7 +10,8 @@ from typing import Any
 from paperterm.models import Topic
 from paperterm.settings import paths
 from paperterm.settings.config import Config, ConfigError, read_toml
-from paperterm.topics.understand import understood_table, understood_text
+from paperterm.topics.tables import understood_table
+from paperterm.topics.understand import understood_text
 
 _TOPIC_KEYS = {"name", "description", "keywords", "exclude", "categories", "follow",
                "foundational"}

@@ -9,8 +9,11 @@ Four forms, told apart by their shape:
   topic; the scoring rubric (from "Scoring Criteria" or "Relevance Score" on) is for a
   model, not the topic.
 - **prose**: sentences in the first person; a sentence that turns things down ("I skip…",
-  "not interested in…", "except…") is a turned-down part, never a positive one.
-- **keywords**: a topic file with a short or missing description (its keywords carry it).
+  "not interested in…", "except…") is a turned-down part, never a positive one, all but a
+  clause before it that names something ("I read X, but I am not interested in Y or Z").
+  A paragraph after pasted criteria is read as prose; headers and a rubric never are.
+- **keywords**: a topic file with a short or missing description (its keywords carry it;
+  `tables.py` reads a topic file's table).
 - **one line**: items split at commas, semicolons and "and".
 - **structured**: "Relevant: area; area; … Not relevant: part; …", the form the built-in
   topics are written in: the ranking reads it as it always has (`scoring/local/areas.py`).
@@ -32,8 +35,8 @@ from dataclasses import dataclass, field
 
 from paperterm.models import Topic
 
-__all__ = ["Understanding", "derived_description", "description_derived", "phrases_of",
-           "understand", "understanding_of", "understood_table", "understood_text"]
+__all__ = ["Understanding", "nothing_to_rank_by", "phrases_of", "ranking_areas",
+           "turns_down_domains", "understand", "understood_text"]
 
 FORMS = ("criteria", "prose", "keywords", "one line", "structured")
 
@@ -48,7 +51,7 @@ paper work works things thing stuff interested interest making make faster small
 better redesign understand built push mainly mostly particular particularly either ways
 way new good strong just simply only so do does not no nor but then there their them they
 area areas topic topics relevant irrelevant including include includes kind kinds sort
-anything everything study studying research researching
+anything everything study studying research researching interests
 """.split())  # noqa: SIM905
 # a phrase may hold these inside ("mixture of experts"), never at its ends
 _INNER = frozenset({"of", "and", "for", "in", "on", "to"})
@@ -69,10 +72,14 @@ _LABEL = re.compile(r"(?:^|\s|[-*])\s*(relevant|irrelevant|not relevant|applicat
 _STRUCTURED = re.compile(r"^\s*relevant\s*:", re.IGNORECASE)
 _TURN_DOWN = re.compile(
     r"\b(?:skip|skipping|not interested|no interest|don't|do not|never|avoid|ignore|"
-    r"exclude|except|irrelevant|not relevant|uninterested|leave out|less interested|"
+    r"exclude|irrelevant|not relevant|uninterested|leave out|less interested|"
+    r"not interesting|uninteresting|of no interest|not for me|"
     r"not (?:about|on|for))\b", re.IGNORECASE)
-_TURN_DOWN_CLAUSE = re.compile(r"\b(?:rather than|instead of|but not|except(?: for)?)\b",
-                               re.IGNORECASE)
+_TURN_DOWN_CLAUSE = re.compile(
+    r"\b(?:rather than|instead of|but not(?! interested)|except(?: for)?)\b|"
+    r"[,;]\s*not\b(?! only| just| necessarily| interested| into)", re.IGNORECASE)
+_CLAUSE_BREAK = re.compile(r"[,;:\n]|\b(?:but|and|while|whereas|though|although)\b",
+                           re.IGNORECASE)
 _ASKS_FOUNDATIONAL = re.compile(
     r"\b(?:foundation(?:al|s)|theory|theoretical|fundamental|not applications?|"
     r"rather than appl\w*)\b", re.IGNORECASE)
@@ -173,14 +180,32 @@ def _form(text: str) -> str:
     return "prose"
 
 
+def _joined(lines: list[str]) -> list[str]:
+    """The lines of criteria, a label's body wrapped onto lines of its own joined again
+    (a line right after it, indented or after a body not ending a sentence)."""
+    out: list[str] = []
+    in_body = False
+    for line in lines:
+        plain = line.strip() and not (_HEADER.match(line) or _MARKDOWN_HEADER.match(line)
+                                      or _RUBRIC.match(line) or _LABEL.search(line))
+        if plain and in_body and not _NUMBERED.match(line) and (
+                line[:1].isspace() or not re.search(r"[.!?]\s*$", out[-1])):
+            out[-1] = f"{out[-1].rstrip()} {line.strip()}"
+            continue
+        in_body = bool(line.strip()) and bool(_LABEL.search(line))
+        out.append(line)
+    return out
+
+
 def _criteria(text: str, u: Understanding) -> None:
     name, parts = "", list[str]()
+    prose: list[str] = []  # lines after the areas began, of no area: the user's own words
 
     def close() -> None:
         if name or parts:
             u.areas.append(": ".join(x for x in (name, " ".join(parts)) if x))
 
-    for line in text.splitlines():
+    for line in _joined(text.splitlines()):
         if _RUBRIC.match(line):
             break  # the scoring rubric: for a model, not the topic
         if not line.strip():
@@ -196,7 +221,9 @@ def _criteria(text: str, u: Understanding) -> None:
             close()
             name, parts = numbered.group(1).strip(" -:*"), []
         elif not labels:
-            if _ASKS_FOUNDATIONAL.search(line):
+            if u.areas or u.phrases or u.turned_down or name:
+                prose.append(line)  # a paragraph after the list: read as prose
+            elif _ASKS_FOUNDATIONAL.search(line):
                 u.foundational, u.why_foundational = True, "it asks for foundational work"
             continue  # a preamble sentence
         for k, m in enumerate(labels):
@@ -216,6 +243,39 @@ def _criteria(text: str, u: Understanding) -> None:
     close()
     for area in u.areas:
         u.phrases.extend(phrases_of(area.split(":", 1)[-1]))
+    if prose:
+        _prose("\n".join(prose), u)
+
+
+def _turned(sentence: str) -> tuple[str, str, bool]:
+    """(its positive part, the part it turns down, whether that part's single words are
+    excluded too) of a sentence. "X rather than Y", "X except Y", "X, not Y": X and Y. "I
+    read X, but I am not interested in Y or Z": the clause before the turn-down's (at the
+    last comma, "but", "and" or line break before it) when it names something. "I skip Y",
+    "Y: not interested": all of it."""
+    clause = _TURN_DOWN_CLAUSE.search(sentence)
+    down = _TURN_DOWN.search(sentence)
+    if clause and (down is None or clause.start() <= down.start()):
+        return sentence[: clause.start()], sentence[clause.end():], False
+    if down is None:
+        return sentence, "", False
+    before, after = sentence[: down.start()], sentence[down.end():]
+    if not phrases_of(after):  # "LLM agents or prompting tricks: not interested."
+        return "", sentence, True
+    breaks = list(_CLAUSE_BREAK.finditer(before))
+    if breaks and phrases_of(before[: breaks[-1].start()]):
+        return before[: breaks[-1].start()], sentence[breaks[-1].end():], True
+    return "", sentence, True
+
+
+def _excluded_of(part: str, single_words: bool) -> list[str]:
+    """The items of a turned-down part that push papers down: the part after its turn-down
+    words ("I skip Y"), else all of it ("Y: not interested"); single words only when asked
+    ("rather than apply it" turns down applying, not the word "apply")."""
+    down = _TURN_DOWN.search(part)
+    items = phrases_of(part[down.end():]) if down else []
+    items = items or phrases_of(part[: down.start()] if down else part)
+    return [i for i in items if single_words or len(i.split()) > 1 or i.isupper()]
 
 
 def _prose(text: str, u: Understanding) -> None:
@@ -224,25 +284,46 @@ def _prose(text: str, u: Understanding) -> None:
     for sentence in (s.strip() for s in _SENTENCE.split(text)):
         if not sentence:
             continue
-        down = _TURN_DOWN.search(sentence)
-        if down:
-            u.turned_down.append(sentence)
-            u.excluded.extend(phrases_of(sentence[down.end():]))
-            continue
-        clause = _TURN_DOWN_CLAUSE.search(sentence)
-        positive = sentence[: clause.start()] if clause else sentence
-        if clause:
-            u.turned_down.append(sentence[clause.end():].strip(" ."))
+        positive, negative, single = _turned(sentence)
+        if negative.strip(" .,;"):
+            u.turned_down.append(negative.strip(" .,;\n") if positive else sentence)
+            u.excluded.extend(_excluded_of(negative, single))
         if len(_words(positive)) >= 3:
-            u.areas.append(positive.strip(" ."))
+            u.areas.append(" ".join(positive.split()).strip(" .,;"))
         u.phrases.extend(phrases_of(positive))
 
 
 def _one_line(text: str, u: Understanding) -> None:
-    items = [" ".join(p.split()) for p in _LINE_SPLIT.split(text)]
+    positive, negative, single = _turned(text)
+    if negative.strip(" .,;"):
+        u.turned_down.append(" ".join(negative.split()).strip(" .,;"))
+        u.excluded.extend(_excluded_of(negative, single))
+    items = [" ".join(p.split()).strip(" .") for p in _LINE_SPLIT.split(positive)]
     u.areas = [p for p in items if _words(p)]
     for item in u.areas:
         u.phrases.extend(phrases_of(item) or [item])
+
+
+def _content(text: str) -> str:
+    """`text` without its header lines and its scoring rubric (from its first line on)."""
+    lines = []
+    for line in text.splitlines():
+        if _RUBRIC.match(line):
+            break
+        if not (_HEADER.match(line) or _MARKDOWN_HEADER.match(line)):
+            lines.append(line)
+    return "\n".join(lines).strip()
+
+
+def nothing_to_rank_by(u: Understanding) -> str | None:
+    """Why a text understood as `u` cannot be a topic (None when it can): it names nothing
+    to look for, only headers or a rubric, or only what it turns down."""
+    if u.form == "structured" or u.areas or u.phrases:
+        return None
+    if u.turned_down or u.excluded:
+        return "it says only what to turn down: say what you want to read too"
+    return ("it holds only headers or a scoring rubric: write what you want to read "
+            "(\"mixture of experts, pruning and quantization\")")
 
 
 def understand(text: str, *, free_text: bool = True) -> Understanding:
@@ -251,6 +332,9 @@ def understand(text: str, *, free_text: bool = True) -> Understanding:
     topic naming no application domain asks for method work."""
     text = text.strip()
     u = Understanding(_form(text))
+    if u.form in ("prose", "one line"):  # headers and a rubric are never its words
+        text = _content(text)
+        u.form = _form(text) if text else u.form
     if u.form == "structured":
         return u
     {"criteria": _criteria, "prose": _prose, "one line": _one_line}[u.form](text, u)
@@ -275,16 +359,6 @@ def turns_down_domains(exclude: tuple[str, ...] | list[str]) -> bool:
     return len({d for e in exclude for d in _names_domain(e)}) >= 2
 
 
-def derived_description(keywords: tuple[str, ...] | list[str],
-                        exclude: tuple[str, ...] | list[str]) -> str:
-    """The description of a topic file without one (what the LLM prompt reads and `topics
-    show` prints): its keywords, then what it excludes."""
-    text = f"Relevant: {', '.join(keywords)}." if keywords else ""
-    if exclude:
-        text += f"{' ' if text else ''}Not relevant: {', '.join(exclude)}."
-    return text
-
-
 def ranking_areas(u: Understanding) -> tuple[str, ...]:
     """The areas the ranking measures closeness to: a sentence of prose is read in its
     paragraph (it says "it", "on the systems side", "finally"), so each is the sentence
@@ -304,93 +378,3 @@ def understood_text(text: str) -> Topic:
                  source="ad-hoc", adhoc=True, foundational=u.foundational,
                  areas=ranking_areas(u), turned_down=tuple(u.turned_down),
                  phrases=tuple(u.phrases))
-
-
-def table_understanding(description: str, keywords: tuple[str, ...] | list[str],
-                        exclude: tuple[str, ...] | list[str],
-                        foundational: bool | None = None) -> Understanding:
-    """How a topic file's (or `[topics.NAME]` table's) description is understood: a short
-    one beside keywords is the keywords form (its keywords carry it; the ranking measures
-    closeness to the name, description and keywords as one text)."""
-    if not description.strip():  # its keywords are the text closeness is measured to
-        u = Understanding("keywords", areas=[", ".join(keywords)] if keywords else [])
-    else:
-        u = understand(description, free_text=not keywords)
-        if keywords and u.form == "one line" and len(u.areas) <= 1:
-            u = Understanding("keywords")
-    if u.form == "keywords" and exclude:  # what it turns down is what it excludes
-        u.turned_down = [", ".join(exclude)]
-    if foundational is not None:
-        u.foundational = foundational
-        u.why_foundational = "the topic says so" if foundational else ""
-    elif not u.foundational and turns_down_domains([*exclude, *u.excluded]):
-        u.foundational, u.why_foundational = True, "it turns application domains down"
-    return u
-
-
-def description_derived(topic: Topic) -> bool:
-    """Whether `topic` (a table's) has the description `derived_description` gave it: its
-    file has none."""
-    return not topic.adhoc and topic.description == derived_description(topic.keywords,
-                                                                        topic.exclude)
-
-
-def understanding_of(topic: Topic) -> Understanding:
-    """How `topic` was understood, for `topics show`: a free-text topic's text; a table's
-    description (none when it was derived from its keywords: never read as written) beside
-    its keywords. Foundational as the topic has it: why, as its words give it, or "the
-    topic says so" when its file says otherwise."""
-    if topic.adhoc:
-        return understand(topic.name)
-    description = "" if description_derived(topic) else topic.description
-    u = table_understanding(description, topic.keywords, topic.exclude)
-    if u.foundational != topic.foundational:
-        u.foundational = topic.foundational
-        u.why_foundational = "the topic says so"
-    return u
-
-
-def understood_table(name: str, description: str, lists: dict[str, tuple[str, ...]],
-                     foundational: bool | None, source: str) -> Topic:
-    """The topic of a table (`lists`: keywords, exclude, categories, follow)."""
-    keywords, exclude = lists["keywords"], lists["exclude"]
-    u = table_understanding(description, keywords, exclude, foundational)
-    exclude = tuple(dict.fromkeys([*exclude, *u.excluded]))
-    return Topic(
-        name=name,
-        description=description.strip() or derived_description(keywords, exclude),
-        keywords=keywords,
-        exclude=exclude,
-        categories=lists["categories"],
-        source=source,
-        follow=lists["follow"],
-        foundational=u.foundational,
-        areas=ranking_areas(u),
-        turned_down=tuple(u.turned_down),
-        phrases=tuple(u.phrases),
-    )
-
-
-
-def _toml_string(text: str) -> str:
-    """`text` as a TOML multi-line basic string."""
-    body = (text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
-            .replace("\t", "\\t").replace("\r", ""))
-    body = "".join(c if c == "\n" or c >= " " else f"\\u{ord(c):04x}" for c in body)
-    return f'"""\n{body}\n"""'
-
-
-def topic_file_text(name: str, text: str) -> str:
-    """A topic file for `text` (in any of the forms): its words as the description (read
-    again the same way each time it is loaded), and whether it asks for foundational
-    work, said where it can be changed."""
-    u = understand(text)
-    return (f"# written by `paperterm topics new {name}`; how it is understood: "
-            f"`paperterm topics show {name}`\n"
-            f'name = "{name}"\n'  # a checked name: letters, digits, "-", "_", "."
-            f"description = {_toml_string(text.strip())}\n"
-            "# keywords = [\"...\"]   # phrases that must match (optional)\n"
-            "# exclude = [\"...\"]    # words that push a paper down (optional)\n"
-            f"# theory and analysis lift a paper, application domains lower it"
-            f"{' (' + u.why_foundational + ')' if u.why_foundational else ''}\n"
-            f"foundational = {'true' if u.foundational else 'false'}\n")
