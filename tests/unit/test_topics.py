@@ -220,3 +220,19 @@ def test_a_bad_topic_file_never_stops_commands_that_do_not_use_it(cli, isolated_
     stopped = cli("score", "--sample", "--topic", "graphs", "--json", "--limit", "1")
     assert stopped.returncode == 2 and f"{path}, line 2:" in stopped.stderr
     assert "keywordz" in stopped.stderr
+
+
+@pytest.mark.parametrize(("text", "line"), [
+    ('description = "x"\nkeywords = ["a", "b"\n', 2),  # tomllib: "at end of document"
+    ('description = "x"\nkeywords = ["a", "b"\nexclude = ["c"]\n', 2),  # tomllib: line 3
+    ('name = "t"\n\ndescription = """x\n\nkeywords = ["a"]\n', 3),
+    ('keywords = [\n  "a",\n  bad,\n]\n', 3),  # inside a closed array: tomllib's own line
+])
+def test_a_value_not_closed_is_placed_on_the_line_it_begins(isolated_home, text, line):
+    """An unclosed array on line 2 was reported at line 1 (tomllib says "end of document",
+    and the line fell back to the file's first) or at the next key's line."""
+    path = _topic_file(isolated_home, "broken", text)
+    with pytest.raises(ConfigError) as info:
+        resolve_topic("broken", load_config())
+    assert f"{path}, line {line}: invalid TOML" in str(info.value)
+    assert len(str(info.value).splitlines()) == 1
