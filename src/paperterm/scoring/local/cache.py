@@ -17,7 +17,7 @@ from paperterm.scoring.types import Score
 if TYPE_CHECKING:
     from paperterm.store import Example, Store
 
-BLEND_VERSION = "blend-6"  # bump when the blend would change: old cache rows go unused
+BLEND_VERSION = "blend-7"  # bump when the blend would change: old cache rows go unused
 MAX_DAYS_READ = 30  # cached_by_paper reads at most this many days' rankings
 EMBEDDING_MODEL = "wordllama-l2_supercat-256"  # semantic.MODEL_KEY (kept equal by a test)
 
