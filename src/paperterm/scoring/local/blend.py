@@ -97,8 +97,20 @@ def closest(vectors: np.ndarray, texts: list[str], bg: np.ndarray) -> np.ndarray
 
 
 def closeness(vectors: np.ndarray, topic: Topic, bg: np.ndarray) -> np.ndarray:
-    """Per paper: closeness to the topic's closest area (`areas.topic_areas`)."""
-    return closest(vectors, topic_areas(topic), bg)
+    """Per paper: closeness to the topic's closest area (`areas.topic_areas`), a short area
+    said with its related terms ("model compression: quantization, pruning, ...")."""
+    return closest(vectors, [_said_in_full(area) for area in topic_areas(topic)], bg)
+
+
+def _said_in_full(area: str) -> str:
+    """A short area ("model compression") with the related terms of the areas it names: a
+    few words embed as little more than their words."""
+    if len(area.split()) >= SHORT_TEXT_WORDS:
+        return area
+    from paperterm.topics.related import related_terms
+
+    extra = related_terms([area], [], keywords.tokens)
+    return f"{area}: {', '.join(extra)}" if extra else area
 
 
 def against(vectors: np.ndarray, topic: Topic, bg: np.ndarray) -> np.ndarray:
@@ -279,7 +291,8 @@ def blended(store: Store, papers: Sequence[Paper], topic: Topic,
     prior_lift = prior(vectors, topic, bg)
     lift, likes, weight = _learned(store, examples, vectors, [p.id for p in papers], bg,
                                    prior_lift is not None)
-    cue = cues(papers) if topic.foundational else []
+    own = [*topic.keywords, *topic.phrases, *keywords.topic_related(topic)]
+    cue = cues(papers, own) if topic.foundational else []
     return boost_followed(blend(bm25, closeness(vectors, topic, bg), lift, likes,
                                 against(vectors, topic, bg), cue, prior_lift, weight,
                                 loose_capped(topic)),

@@ -90,14 +90,21 @@ class Cues:
     application: tuple[str, ...]
 
 
-def cues(papers: Sequence[Paper]) -> list[Cues]:
-    """Per paper (same order): its cue lift and the cues found."""
-    from paperterm.scoring.local.keywords import stem
+def cues(papers: Sequence[Paper], own: Sequence[str] = ()) -> list[Cues]:
+    """Per paper (same order): its cue lift and the cues found. An application cue within
+    one of the topic's `own` terms (its keywords, phrases and their related terms) does not
+    count against a paper: "agents" is no application for a topic on LLM agents."""
+    from paperterm.scoring.local.keywords import stem, tokens
+    from paperterm.topics.related import contains
 
     terms = _cues()
+    mine = [tokens(t) for t in own]
+    neutral = {k for k, t in enumerate(terms)
+               if not (t.foundational or t.learned) and any(contains(m, t.seq) for m in mine)}
     found, _, _ = occurrences(papers, terms, stem)
     out = []
     for paper, row in zip(papers, found, strict=True):
+        row = {k: v for k, v in row.items() if k not in neutral} if neutral else row
         hand = [terms[k] for k in sorted(row) if not terms[k].learned]
         up = tuple(t.label for t in hand if t.foundational)
         down = tuple(t.label for t in hand if not t.foundational)

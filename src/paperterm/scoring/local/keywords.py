@@ -33,6 +33,7 @@ AVG_LEN = 218.0  # title-weighted tokens of an average cs.LG/cs.AI paper (the sh
 TITLE_WEIGHT = 3.0
 KEYWORD_WEIGHT = 1.0
 DESCRIPTION_WEIGHT = 0.35  # an item of the description ("low-rank methods")
+RELATED_WEIGHT = 0.35  # a related term of an area the topic names (`topics/related.py`)
 PHRASE_WORD_WEIGHT = 0.2  # a word of a free-text topic's phrase, alone
 MIN_DF_FRACTION = 0.05  # a term rarer than this on the day weighs as much as at this share
 EVIDENCE_SCALE = 5.4  # raw evidence -> fine = 1 - exp(-raw / EVIDENCE_SCALE)
@@ -111,6 +112,7 @@ class _Term:
     factor: float = 1.0  # multiplier when an exclusion matches in the abstract
     weak: bool = False  # a description item (ignored when common on the day)
     common: float = 1.0  # ignored in more than this share of the papers (a topic's phrase)
+    related: bool = False  # a related term of an area the topic names (weak too)
 
 
 def description_items(text: str) -> list[str]:
@@ -137,12 +139,12 @@ def _terms(topic: Topic) -> list[_Term]:
     terms: dict[tuple[str, ...], _Term] = {}
 
     def add(label: str, weight: float, factor: float = 1.0, weak: bool = False,
-            common: float = 1.0) -> None:
+            common: float = 1.0, related: bool = False) -> None:
         seq = tuple(tokens(label))
         if not seq or (len(seq) == 1 and (seq[0] in _STOP or len(seq[0]) < 2)):
             return
         if seq not in terms:  # the first (strongest) kind wins: keywords, excludes, ...
-            terms[seq] = _Term(label.strip(), seq, weight, factor, weak, common)
+            terms[seq] = _Term(label.strip(), seq, weight, factor, weak, common, related)
 
     # free text ("speculative decoding"): its phrase is the topic, its words alone only
     # weak hints ("encoder-decoder" is not about it)
@@ -176,7 +178,27 @@ def _terms(topic: Topic) -> list[_Term]:
     weight = DESCRIPTION_WEIGHT if topic.keywords or topic.phrases else KEYWORD_WEIGHT
     for item in description_items(description):
         add(item, weight, weak=bool(topic.keywords or topic.phrases))
+    for term in topic_related(topic):  # "quantization" for a topic naming model compression
+        add(term, RELATED_WEIGHT, weak=True, related=True)
     return list(terms.values())
+
+
+def topic_related(topic: Topic) -> list[str]:
+    """The related terms (`topics/related.py`) of the areas `topic` names in its name,
+    phrases or relevant parts, without what it excludes or turns down; none for a topic
+    with keywords of its own (the built-in ones, a keywords file): its keywords say which
+    words count (on the built-in topic the related terms cost 2 picks within the top 30%)."""
+    from paperterm.topics.related import related_terms
+
+    if topic.keywords:
+        return []
+    if topic.areas or topic.turned_down:
+        relevant, negative = list(topic.areas), list(topic.turned_down)
+    else:
+        description, turned = _split(topic.description)
+        relevant, negative = [description], [turned]
+    return related_terms([topic.name, *topic.phrases, *relevant],
+                         [*topic.exclude, *negative], tokens)
 
 
 def _idf(df: int, n_docs: int) -> float:
@@ -198,9 +220,10 @@ def relevance_of(fine: float, matched: bool = True) -> int:
     return min(10, max(2, 1 + round(9 * fine)))
 
 
-# a matched term: (-contribution, label, index, weak, count in title, in abstract), so
-# that plain tuple order is strongest first, then by label
-_Hit = tuple[float, str, int, bool, int, int]
+# a matched term: (-contribution, label, index, kind (0 a keyword or phrase, 1 a topic word,
+# 2 a related term), count in title, in abstract), so that plain tuple order is strongest
+# first, then by label
+_Hit = tuple[float, str, int, int, int, int]
 
 
 def local_scores(papers: Sequence[Paper], topic: Topic) -> list[Score]:
@@ -272,7 +295,8 @@ def scores_and_exclusions(papers: Sequence[Paper], topic: Topic,
             tf = TITLE_WEIGHT * in_title + in_abstract
             contribution = term.weight * idf[k] * tf * (K1 + 1) / (tf + norm)
             raw += contribution
-            hits.append((-contribution, term.label, k, term.weak, in_title, in_abstract))
+            kind = 2 if term.related else int(term.weak)
+            hits.append((-contribution, term.label, k, kind, in_title, in_abstract))
         fine = fine_score(raw * factor)
         out.append((Score(paper_id=papers[d].id, version=papers[d].version,
                           relevance=relevance_of(fine, bool(hits)), novelty=None,
@@ -293,16 +317,19 @@ def _reason(hits: list[_Hit], negs: list[str]) -> str:
     description items; excluded: ...', strongest first."""
     ordered = sorted(hits) if len(hits) > 1 else hits
     strong = [_where(h) for h in ordered if not h[3]][:MAX_REASON_TERMS]
-    weak = [h[1] for h in ordered if h[3]][:MAX_REASON_TERMS]
+    weak = [h[1] for h in ordered if h[3] == 1][:MAX_REASON_TERMS]
+    related = [h[1] for h in ordered if h[3] == 2][:MAX_REASON_TERMS]
     parts = []
     if strong:
         parts.append("matched: " + ", ".join(strong))
     if weak:
         parts.append("topic words: " + ", ".join(weak))
+    if related:
+        parts.append("related: " + ", ".join(related))
     reason = "; ".join(parts) or "no match"
     if negs:
         reason += "; excluded: " + ", ".join(sorted(set(negs))[:MAX_REASON_TERMS])
     return reason
 
 
-SCORER_VERSION = "bm25-4"  # bump when the scores above would change: old cache rows go unused
+SCORER_VERSION = "bm25-5"  # bump when the scores above would change: old cache rows go unused
