@@ -180,7 +180,8 @@ def blend(bm25: Sequence[tuple[Score, float]], close: np.ndarray,
     most 4 (a topic carried by phrases, `loose_capped`)."""
     out = []
     close = close * np.array([factor for _, factor in bm25], dtype=np.float32)
-    loose = loose_below(close, [bool(s.fine) for s, _ in bm25]) if loose_cap else 0.0
+    own = [bool(s.fine) and not keywords.related_only(s) for s, _ in bm25]
+    loose = loose_below(close, own) if loose_cap else 0.0
     for i, (s, _) in enumerate(bm25):
         base = KEYWORDS * (s.fine or 0.0) + CLOSENESS * float(close[i])
         if away is not None:
@@ -195,8 +196,9 @@ def blend(bm25: Sequence[tuple[Score, float]], close: np.ndarray,
             if cue[i].application:
                 reasons.append("application: " + ", ".join(cue[i].application[:3]))
         matched = base > 0
-        if loose_cap and not s.fine and float(close[i]) < loose and base > LOOSE_MAX:
-            # nothing of the topic matched and only loosely close: cues alone never carry it
+        if loose_cap and not own[i] and float(close[i]) < loose and base > LOOSE_MAX:
+            # nothing of the topic's own words matched and only loosely close: cues and
+            # related terms alone never carry it
             base = LOOSE_MAX + LOOSE_SLOPE * (base - LOOSE_MAX)
         base = bounded(base)
         if prior_lift is not None:

@@ -304,6 +304,11 @@ def scores_and_exclusions(papers: Sequence[Paper], topic: Topic,
     return out
 
 
+def related_only(score: Score) -> bool:
+    """Whether only related terms of the topic's areas matched (`_reason` puts them last)."""
+    return score.reason.startswith("related: ")
+
+
 def _where(hit: _Hit) -> str:
     _, label, _, _, in_title, in_abstract = hit
     parts = ["title"] if in_title else []
