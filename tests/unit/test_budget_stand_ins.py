@@ -114,3 +114,14 @@ def test_a_paper_the_model_did_not_reach_shows_the_blend_the_day_shows_without_a
                          "--budget", "0.000001").stdout)
     assert {p["id"]: p["relevance"] for p in doc["papers"]} == {
         pid: rel for pid, rel in blend.items() if rel}
+
+
+def test_the_digest_header_says_the_ranking_is_local_when_the_model_scored_none(
+        cli, isolated_home, llm):
+    """It said "the top 20 of 244 scored papers" when the model had scored 0."""
+    _config(isolated_home, llm)
+    md = cli("digest", "--feed", SAMPLE, "--offline", "--budget", "0.000001").stdout
+    assert "scored papers" not in md
+    assert ("- **Shown:** the top 20 of 244 papers, ranked locally (the model scored 0 of "
+            "244)") in md
+    assert llm.count == 0
