@@ -7,7 +7,7 @@ import sys
 
 from paperterm.cli.errors import EXIT_ERROR, EXIT_OK, UserError
 from paperterm.cli.options import Options
-from paperterm.cli.session import scored_store
+from paperterm.cli.session import listing_store
 from paperterm.day.scores import ShownScore, score_text
 from paperterm.store import SearchHit, Selection
 from paperterm.store.fts import (
@@ -54,7 +54,7 @@ def run(opts: Options) -> int:
         raise UserError(str(exc)) from None
     from paperterm.services import library
 
-    store, topic, settings = scored_store(opts)
+    store, topic, settings = listing_store(opts)
     try:
         sel = Selection(starred=opts.starred, tag=opts.tag, since=opts.since)
         try:
