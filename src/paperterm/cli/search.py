@@ -76,5 +76,10 @@ def run(opts: Options) -> int:
         sys.stdout.write("".join(_line(h, h.paper.id in starred, shown.get(h.paper.id)) + "\n"
                                  for h in hits))
     else:
-        print(f"no cached paper matches {query!r}", file=sys.stderr)
+        from paperterm.sources.calendar import eastern_today
+
+        today = eastern_today()
+        future = (f": --since {opts.since.isoformat()} is in the future (today is "
+                  f"{today.isoformat()})" if opts.since and opts.since > today else "")
+        print(f"no cached paper matches {query!r}{future}", file=sys.stderr)
     return EXIT_OK
