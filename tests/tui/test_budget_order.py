@@ -38,3 +38,38 @@ async def test_after_a_budget_stop_the_list_is_in_the_one_order(
         store.close()
     ranks = default_ranks(papers, list(kept.values()))
     assert shown == sorted(ranks, key=ranks.__getitem__)
+
+
+async def test_after_a_budget_stop_the_list_shows_the_day_s_blend(
+        make_session, make_app, probe, size, until, example_papers, monkeypatch,
+        embedding_model):
+    """The stand-in the list shows is the day's blend (`stand_in_ranking`, what `score
+    --json` prints), not the keyword-only score."""
+    from support.fakellm import FakeLLM
+
+    from paperterm.scoring.local import rank_locally
+
+    monkeypatch.setenv("PAPERTERM_LOCAL_RANKING", "thread")  # the real model, in this process
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    papers = example_papers[:60]
+    with FakeLLM() as llm:
+        settings = ScoringSettings(model="openai/gpt-4o-mini", api_base=llm.url,
+                                   budget=0.000001)
+        session = make_session(papers, settings=settings)
+        store = Store.unavailable("none: the reader ranks the day itself, from a worker")
+        try:
+            # what the same day shows without a model (`day.scores.stand_in_ranking`)
+            blend = {s.paper_id: s.relevance for s in rank_locally(
+                store, papers, session.topic, day=session.day.label) or []}
+            keywords = {s.paper_id: s.relevance for s in rank_locally(
+                store, papers, session.topic, day=session.day.label, keywords_only=True)
+                or []}
+        finally:
+            store.close()
+        assert blend != keywords  # else this test tells nothing
+        app = make_app(session)
+        async with app.run_test(size=size) as pilot:
+            p = probe(app)
+            await until(pilot, lambda: not p.day.scoring and {
+                e.id: e.relevance for e in p.day.entries} == blend, 60)
+            assert {e.status for e in p.day.entries} == {"unsent"}

@@ -93,3 +93,35 @@ def test_rank_key_puts_a_local_stand_in_by_its_value():
     keys = sorted([(rank_key(model_one, 0), "a"), (rank_key(stand_in, 1), "b"),
                    (rank_key(nothing, 2), "c")])
     assert [k[1] for k in keys] == ["b", "a", "c"]
+
+
+def test_a_paper_the_model_did_not_reach_shows_the_blend_the_day_shows_without_a_model(
+        cli, isolated_home, llm):
+    """The stand-in is the day's blend (`rank_locally`), the value `score --json` gives the
+    same day without a model; it was the keyword-only score."""
+    isolated_home.config.parent.mkdir(parents=True, exist_ok=True)
+    isolated_home.config.write_text('topic = "moe"\n')
+    plain = cli("score", "--feed", SAMPLE, "--offline", "--json")
+    assert plain.returncode == 0, plain.stderr
+    blend = {r["id"]: r["relevance"] for r in map(json.loads, plain.stdout.splitlines())}
+    _config(isolated_home, llm)
+    run = cli("score", "--feed", SAMPLE, "--offline", "--json", "--budget", "0.000001")
+    assert run.returncode == 4, run.stderr
+    rows = [json.loads(line) for line in run.stdout.splitlines()]
+    assert {r["score_from"] for r in rows} == {NOT_REACHED}
+    assert {r["id"]: r["relevance"] for r in rows} == blend
+    doc = json.loads(cli("digest", "--feed", SAMPLE, "--offline", "--format", "json",
+                         "--budget", "0.000001").stdout)
+    assert {p["id"]: p["relevance"] for p in doc["papers"]} == {
+        pid: rel for pid, rel in blend.items() if rel}
+
+
+def test_the_digest_header_says_the_ranking_is_local_when_the_model_scored_none(
+        cli, isolated_home, llm):
+    """It said "the top 20 of 244 scored papers" when the model had scored 0."""
+    _config(isolated_home, llm)
+    md = cli("digest", "--feed", SAMPLE, "--offline", "--budget", "0.000001").stdout
+    assert "scored papers" not in md
+    assert ("- **Shown:** the top 20 of 244 papers, ranked locally (the model scored 0 of "
+            "244)") in md
+    assert llm.count == 0

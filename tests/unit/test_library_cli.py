@@ -350,3 +350,10 @@ def test_a_backup_carries_follows_not_interested_and_learn_records(cli, library,
     key = lambda examples: sorted((e.id, e.kind) for e in examples)  # noqa: E731
     assert restored[0] == expected[0] and key(restored[1]) == key(expected[1])
     assert "learn records added" not in cli("library", "import", str(out)).stderr
+
+
+def test_search_since_a_future_day_says_it_is_in_the_future(cli, library):
+    run = cli("search", "mixture", "--since", "9999-12-31")
+    assert run.returncode == 0 and run.stdout == ""
+    assert "--since 9999-12-31 is in the future" in run.stderr
+    assert run.stderr.count("\n") == 1

@@ -127,13 +127,16 @@ async def test_budget_period_day_counts_every_run_of_the_announcement_day(llm, d
     budget = spent + 0.0005  # the first run used most of it: no batch of five fits the rest
     per_day = make(llm, concurrency=1, budget=budget, budget_period="day")
     second = await run(day[10:30], topic, per_day, db, day="2026-02-25")
-    assert second.halted is Halt.BUDGET and second.scored == 0
-    assert second.stopped.startswith(  # what is left would not pay for the next request
+    # what is left pays for a few smaller requests, then for none: the day stays within it
+    assert second.halted is Halt.BUDGET and 0 < second.scored < 20
+    assert second.cost is not None and spent + second.cost <= budget
+    assert second.stopped.startswith(
         f"stopped before a request that could exceed the budget of ${budget:.4g} for 2026-02-25; "
-        "spent $0")
+        "spent $")
     # the same budget per run, or on another day, is not used up
     per_run = make(llm, concurrency=1, budget=budget)
-    assert (await run(day[10:15], topic, per_run, db, day="2026-02-25")).scored == 5
+    again = await run(day[10:15], topic, per_run, db, day="2026-02-25")
+    assert (again.scored + again.cached, again.unscored) == (5, 0)
     other = await run(day[15:20], topic, per_day, db, day="2026-02-26")
     assert other.scored == 5
 
@@ -161,3 +164,17 @@ def test_the_prompt_ratio_starts_with_a_margin_and_learns_the_providers():
     ratio.observe(0, 1000)  # a reply without usage teaches nothing
     ratio.observe(700, 1000)  # fewer: the largest ratio seen stays
     assert 1100 <= ratio.reserve(1000) < 1300
+
+
+# -- a budget that pays for a smaller batch scores it (the walk's --budget 0.004) -----------
+
+
+async def test_a_budget_below_a_whole_batchs_reservation_still_scores_what_it_covers(
+        llm, day, topic, db):
+    # a batch of 25 reserves more than $0.004 at the first guess (150 completion tokens a
+    # paper, with headroom) though a request costs about half that: it scored nothing
+    budget = 0.004
+    summary = await run(day[:50], topic, make(llm, concurrency=1, batch_size=25,
+                                              budget=budget), db)
+    assert summary.scored > 0, summary.stopped
+    assert summary.cost is not None and summary.cost <= budget, summary.cost

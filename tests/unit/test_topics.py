@@ -236,3 +236,26 @@ def test_a_value_not_closed_is_placed_on_the_line_it_begins(isolated_home, text,
         resolve_topic("broken", load_config())
     assert f"{path}, line {line}: invalid TOML" in str(info.value)
     assert len(str(info.value).splitlines()) == 1
+
+
+def test_a_typo_of_the_config_topic_never_stops_search_and_starred(cli, isolated_home):
+    """search and starred do not rank by the topic (nor take --topic to work around it):
+    they list, without scores, and say once that the config's topic is not defined."""
+    import json
+
+    first = cli("score", "--sample", "--topic", "moe", "--json", "--limit", "1")
+    assert first.returncode == 0, first.stderr
+    pid = json.loads(first.stdout.splitlines()[0])["id"]
+    assert cli("star", pid, "--topic", "moe").returncode == 0
+    _config_with(isolated_home, 'topic = "agnets"\n')
+    for args in (("search", "learning"), ("starred",)):
+        run = cli(*args)
+        assert run.returncode == 0, run.stderr
+        assert run.stderr.count("did you mean 'agents'?") == 1, run.stderr
+        assert "listed without scores" in run.stderr and "Traceback" not in run.stderr
+        assert run.stdout.strip()
+    assert pid in cli("starred").stdout
+    # a topic given on the command line must still be one
+    assert cli("starred", "--topic", "agnets").returncode == 2
+    # a command that ranks by the topic still stops on it
+    assert cli("eval").returncode == 2

@@ -7,7 +7,7 @@ import sys
 
 from paperterm.cli.errors import EXIT_ERROR, EXIT_OK, UserError
 from paperterm.cli.options import Options
-from paperterm.cli.session import scored_store
+from paperterm.cli.session import listing_store
 from paperterm.day.scores import ShownScore, score_text
 from paperterm.store import SearchHit, Selection
 from paperterm.store.fts import (
@@ -54,7 +54,7 @@ def run(opts: Options) -> int:
         raise UserError(str(exc)) from None
     from paperterm.services import library
 
-    store, topic, settings = scored_store(opts)
+    store, topic, settings = listing_store(opts)
     try:
         sel = Selection(starred=opts.starred, tag=opts.tag, since=opts.since)
         try:
@@ -76,5 +76,10 @@ def run(opts: Options) -> int:
         sys.stdout.write("".join(_line(h, h.paper.id in starred, shown.get(h.paper.id)) + "\n"
                                  for h in hits))
     else:
-        print(f"no cached paper matches {query!r}", file=sys.stderr)
+        from paperterm.sources.calendar import eastern_today
+
+        today = eastern_today()
+        future = (f": --since {opts.since.isoformat()} is in the future (today is "
+                  f"{today.isoformat()})" if opts.since and opts.since > today else "")
+        print(f"no cached paper matches {query!r}{future}", file=sys.stderr)
     return EXIT_OK

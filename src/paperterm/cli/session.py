@@ -47,15 +47,6 @@ def _settings(opts: Options, config: Config) -> ScoringSettings:
     return settings
 
 
-def scoring_context(opts: Options, store: Store, notices: list[str],
-                    ) -> tuple[Topic, ScoringSettings]:
-    """The topic (with its follows) and scoring settings the options ask for: what the
-    shown score of a paper depends on, for commands that load no day."""
-    config = load_user_config(opts)
-    topic = _topic(opts, config, notices)
-    return with_follows(topic, config.follow, store), _settings(opts, config)
-
-
 def open_store(notices: list[str]) -> Store:
     try:
         store = Store.open(paths.database_file())
@@ -67,13 +58,33 @@ def open_store(notices: list[str]) -> Store:
 
 
 def scored_store(opts: Options) -> tuple[Store, Topic, ScoringSettings]:
-    """The database, topic and scoring settings of a command that shows cached papers with
-    their scores (search, starred, eval); what opening them had to say is said on stderr.
-    The caller closes the store."""
+    """The database, topic and scoring settings of a command that ranks cached papers by
+    the topic (eval); what opening them had to say is said on stderr. The caller closes
+    the store."""
+    store, topic, settings = listing_store(opts, strict=True)
+    assert topic is not None
+    return store, topic, settings
+
+
+def listing_store(opts: Options, *, strict: bool = False,
+                  ) -> tuple[Store, Topic | None, ScoringSettings]:
+    """`scored_store` for a command that lists cached papers with their scores but does not
+    rank by the topic (search, starred): a config topic that is not defined (a typo, a
+    topic file that cannot be read) does not stop it; it is said once on stderr and the
+    papers are listed without scores (topic None). A `--topic` given still must be one."""
     notices: list[str] = []
     store = open_store(notices)
     try:
-        topic, settings = scoring_context(opts, store, notices)
+        config = load_user_config(opts)
+        try:
+            topic: Topic | None = with_follows(_topic(opts, config, notices), config.follow,
+                                               store)
+        except UserError as exc:
+            if strict or opts.topic:
+                raise
+            topic = None
+            notices.append(f"{exc}; listed without scores")
+        settings = _settings(opts, config)
     except BaseException:
         store.close()
         raise

@@ -8,7 +8,7 @@ import sys
 
 from paperterm.cli.errors import EXIT_OK
 from paperterm.cli.options import Options
-from paperterm.cli.session import scored_store
+from paperterm.cli.session import listing_store
 from paperterm.day.scores import ShownScore, score_text
 from paperterm.store import SearchHit
 
@@ -35,10 +35,10 @@ def line(hit: SearchHit, shown: ShownScore | None) -> str:
 def run(opts: Options) -> int:
     from paperterm.services import library
 
-    store, topic, settings = scored_store(opts)
+    store, topic, settings = listing_store(opts)
     try:
         hits, shown = library.starred(store, topic, settings, since=opts.since,
-                                      given_under=topic.name if opts.topic else None,
+                                      given_under=topic.name if opts.topic and topic else None,
                                       starred_since=opts.starred_since)
         states = store.marks.states([h.paper.id for h in hits])
         revised = library.revised_from(store, hits) if opts.json else {}
@@ -54,7 +54,7 @@ def run(opts: Options) -> int:
     elif hits:
         sys.stdout.write("".join(line(h, shown.get(h.paper.id)) + "\n" for h in hits))
     else:
-        what = f" under topic {topic.name}" if opts.topic else ""
+        what = f" under topic {topic.name}" if opts.topic and topic else ""
         since = f" since {opts.since.isoformat()}" if opts.since else ""
         if opts.starred_since:
             since += f" starred since {opts.starred_since.isoformat()}"

@@ -70,12 +70,14 @@ def mark_unsent(entries: Iterable[Entry], stopped: str) -> None:
 
 def lay_local_under(by_id: Mapping[str, Entry], scores: Iterable[Score]) -> int:
     """Local scores for the papers the model did not score ("failed", "unsent") or has yet
-    to score ("queued"): the list stays ranked, provisionally. Returns how many entries got
-    one."""
+    to score ("queued"): the list stays ranked, provisionally. A stand-in laid earlier is
+    replaced (the keyword scores shown first, then the day's blend). Returns how many
+    entries changed."""
     n = 0
     for s in scores:
         e = by_id.get(s.paper_id)
-        if e is not None and e.status in STAND_IN and e.relevance is None:
+        if e is not None and e.status in STAND_IN and (
+                e.relevance, e.reason, e.fine) != (s.relevance, s.reason, s.fine):
             # ranked as `score --json` and the digest rank it (`day.scores.with_stand_ins`)
             e.relevance, e.novelty, e.reason, e.fine = s.relevance, None, s.reason, s.fine
             n += 1

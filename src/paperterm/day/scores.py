@@ -11,8 +11,9 @@ embedding model is loaded for a search.
 
 The order: relevance, then novelty, then the local scorer's fine score (best first), then
 the announcement order; papers without a score last. A paper a model run did not reach
-(budget, failed batches) keeps its local keyword value (`with_stand_ins`, `score_from`
-NOT_REACHED), as the day list shows it ("~7"), and ranks by it. The day list, `score
+(budget, failed batches) keeps the day's local value, the blend `rank_locally` gives the
+same day without a model (`stand_in_ranking`, `with_stand_ins`, `score_from` NOT_REACHED),
+as the day list shows it ("~7"), and ranks by it. The day list, `score
 --json`, the digest, `digest --send` and `eval` rank by `rank_key`/`ranked`.
 """
 
@@ -31,8 +32,8 @@ if TYPE_CHECKING:
 LOCAL = "local"
 PREFILTER = "prefilter"
 PROVISIONAL = "keywords (provisional)"  # the keyword score, until the paper's day is ranked
-# a paper the model did not reach (budget, failed batches) keeps its local (keyword) value,
-# as the day list shows it ("~7"): ranked by it everywhere, and said so
+# a paper the model did not reach (budget, failed batches) keeps its local value (the day's
+# blend), as the day list shows it ("~7"): ranked by it everywhere, and said so
 NOT_REACHED = "local (not reached by the model)"
 
 LocalScores = Callable[[Sequence[Paper]], Sequence[Score]]
@@ -97,17 +98,26 @@ def with_stand_ins(scores: Mapping[str, Score], local: Mapping[str, Score],
     return out
 
 
-def local_stand_ins(store: Store, papers: Sequence[Paper], topic: Topic,
-                    scores: Mapping[str, Score], *, day: str = "") -> dict[str, Score]:
-    """`with_stand_ins` with the local keyword ranking the day list lays under the papers
-    the model did not reach (`rank_locally(keywords_only=True)`)."""
-    missing = [p for p in papers if not has_score(scores.get(p.id))]
-    if not missing:
-        return dict(scores)
+def stand_in_ranking(store: Store, papers: Sequence[Paper], topic: Topic, day: str, *,
+                     compute: bool = True) -> list[Score] | None:
+    """The local value of a day's papers the model did not reach: the day's blend, as the
+    same day shows without a model (`rank_locally` over all of `papers`, cached per day;
+    the keyword scores without the embedding model). The one stand-in of `score --json`,
+    the digest and the reader (its ranking process makes this same call). `compute` False:
+    only what is cached (None when it is not)."""
     from paperterm.scoring.local import rank_locally
 
+    return rank_locally(store, papers, topic, day=day or None, compute=compute)
+
+
+def local_stand_ins(store: Store, papers: Sequence[Paper], topic: Topic,
+                    scores: Mapping[str, Score], *, day: str = "") -> dict[str, Score]:
+    """`with_stand_ins` with the day's local values (`stand_in_ranking`: the blend over all
+    the day's `papers`) under the papers the model did not reach."""
+    if all(has_score(scores.get(p.id)) for p in papers):
+        return dict(scores)
     try:
-        local = rank_locally(store, missing, topic, day=day, keywords_only=True) or []
+        local = stand_in_ranking(store, papers, topic, day) or []
     except Exception:  # no local value: the papers stay unscored, last
         local = []
     return with_stand_ins(scores, {s.paper_id: s for s in local})
@@ -178,10 +188,11 @@ def shown_scores(store: Store, papers: Sequence[Paper], topic: Topic,
                  ) -> dict[str, ShownScore]:
     """`resolve` with what the store holds: the current model's cached scores, and the
     local ranking of the papers without one. `local` (a stand-in ranking) replaces the
-    default: with a model, the keyword scores, as the day list shows for papers the model
-    did not score; with a model and `--prefilter`, and without a model, `library_local`
-    (the blend of each paper's ranked day, which the prefilter keeps for the papers it does
-    not send, else its provisional keyword score, else none yet). No embedding model is
+    default: with a model, the blend of each paper's ranked day (what the day list and
+    `score --json` show for a paper the model did not score, and the prefilter keeps for
+    the papers it does not send), else the keyword scores; without a model,
+    `library_local` (the blend of each paper's ranked day, else its provisional keyword
+    score, else none yet). No embedding model is
     loaded either way."""
     cached: dict[str, Score] = {}
     if settings.use_llm and papers:
@@ -195,10 +206,12 @@ def shown_scores(store: Store, papers: Sequence[Paper], topic: Topic,
     if local is None and not settings.use_llm:
         return {**resolve(papers, settings, cached, {}), **library_local(store, rest, topic)}
     kept: dict[str, ShownScore] = {}
-    if local is None and settings.prefilter:
-        # the papers the prefilter did not send keep their day's blend, as the day list and
-        # `score --json` show them (not the keyword score); a day never ranked: keywords
-        kept = {pid: ShownScore(s.score, PREFILTER)
+    if local is None:
+        # the papers without the model's score keep their day's blend, as the day list and
+        # `score --json` show them (the prefilter's, or a paper the model did not reach:
+        # `stand_in_ranking`), not the keyword score; a day never ranked: keywords
+        fallback = local_provenance(settings)
+        kept = {pid: ShownScore(s.score, fallback)
                 for pid, s in library_local(store, rest, topic).items()
                 if s.provenance == LOCAL}
         rest = [p for p in rest if p.id not in kept]

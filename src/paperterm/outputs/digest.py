@@ -183,7 +183,7 @@ def render_digest(
     if summary.stopped:
         out.append(f"- **Stopped early:** {md_escape(summary.stopped)}")
     if top is not None and len(shown) > top:
-        out.append(f"- **Shown:** the top {top} of {len(shown)} scored papers "
+        out.append(f"- **Shown:** the top {top} of {_ranked_text(shown, scores)} "
                    "(`--all` lists every one, config `digest_max` sets how many)")
         shown = shown[:top]
     if min_relevance is not None:
@@ -369,6 +369,21 @@ def _json(
             "stopped": summaries.stopped,
         }
     return json.dumps(clean_json(doc), ensure_ascii=False, indent=2) + "\n"
+
+
+def _ranked_text(shown: Sequence[Paper], scores: Mapping[str, Score]) -> str:
+    """What ranks `shown`: "268 scored papers" when the model reached each; else how many
+    the model scored and that the others are ranked by their local value (a budget stop)."""
+    from paperterm.day.scores import is_stand_in
+
+    if not any(is_stand_in(scores.get(p.id)) for p in shown):
+        return f"{len(shown)} scored papers"
+    model = sum(1 for p in shown if (s := scores.get(p.id)) is not None
+                and s.status in ("scored", "cached"))
+    if not model:
+        return f"{len(shown)} papers, ranked locally (the model scored 0 of {len(shown)})"
+    return (f"{len(shown)} papers (the model scored {model} of {len(shown)}; the others "
+            "are ranked locally, marked ~)")
 
 
 def render_no_announcement(reason: str, topic: Topic, fmt: Format = "md") -> str:

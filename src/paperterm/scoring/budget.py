@@ -17,11 +17,15 @@ class Budget:
     def limited(self) -> bool:
         return self.limit > 0
 
+    def fits(self, estimate: float) -> bool:
+        """Whether `estimate` could be reserved now."""
+        return not self.limited or self.spent + self.reserved + estimate <= self.limit + EPSILON
+
     def reserve(self, estimate: float) -> bool:
         """Hold `estimate` for a request about to be sent; False when it does not fit."""
         if not self.limited:
             return True
-        if self.spent + self.reserved + estimate > self.limit + EPSILON:
+        if not self.fits(estimate):
             return False
         self.reserved += estimate
         return True

@@ -244,14 +244,13 @@ class Engine(Generic[R]):
                 slots.give_back(self.slot_key)
                 continue
             batch = Batch(mine, batch.round, batch.asked, batch.part_of)
-            messages = self.task.build_messages(batch.papers)
-            max_tokens = self._max_tokens(len(batch.papers))
-            reserve, counted = 0.0, 0
-            if self.budget.limited:  # the most this request can cost (see `estimate`)
-                completion = max_tokens or 2 * self.estimate.expected(len(batch.papers))
-                counted = self.provider.prompt_tokens(messages)
-                reserve = self.provider.estimate_cost(messages, completion,
-                                                      self.prompt_ratio.reserve(counted))
+            n = self._fitting(batch.papers)
+            if 0 < n < len(batch.papers):  # the rest waits, a batch of its own
+                rest = batch.papers[n:]
+                self.claims.release(rest)
+                self.pending.appendleft(Batch(rest, batch.round, batch.asked, batch.part_of))
+                batch = Batch(batch.papers[:n], batch.round, batch.asked, batch.part_of)
+            messages, max_tokens, reserve, counted = self._request(batch.papers)
             if not self.budget.reserve(reserve):
                 slots.give_back(self.slot_key)
                 self.claims.release(batch.papers)
@@ -262,6 +261,35 @@ class Engine(Generic[R]):
             request = asyncio.ensure_future(self.asker.ask(messages, max_tokens))
             request.add_done_callback(lambda _: slots.give_back(self.slot_key))
             self.in_flight[request] = Flight(batch, reserve, max_tokens, counted)
+
+    def _request(self, papers: list[Paper]) -> tuple[Any, int | None, float, int]:
+        """A request about `papers`: its messages, reply ceiling, what the budget reserves
+        for it (the most it can cost, see `estimate`; 0 without a budget) and its prompt
+        tokens as litellm counts them."""
+        messages = self.task.build_messages(papers)
+        max_tokens = self._max_tokens(len(papers))
+        if not self.budget.limited:
+            return messages, max_tokens, 0.0, 0
+        completion = max_tokens or 2 * self.estimate.expected(len(papers))
+        counted = self.provider.prompt_tokens(messages)
+        reserve = self.provider.estimate_cost(messages, completion,
+                                              self.prompt_ratio.reserve(counted))
+        return messages, max_tokens, reserve, counted
+
+    def _fitting(self, papers: list[Paper]) -> int:
+        """How many of `papers` (from the first) one request may ask about within what is
+        left of the budget: all of them, else the most whose reservation fits (a budget
+        that pays for a smaller batch scores it), 0 when not even one paper fits."""
+        if not self.budget.limited or self.budget.fits(self._request(papers)[2]):
+            return len(papers)
+        lo, hi = 0, len(papers) - 1  # the most that fit lies in [lo, hi]
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if self.budget.fits(self._request(papers[:mid])[2]):
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo
 
     async def _cancel_in_flight(self) -> None:
         """Nothing more is sent; requests already in flight were paid for, so their

@@ -16,15 +16,18 @@ if TYPE_CHECKING:
     from paperterm.store import SearchHit, Selection, Store
 
 
-def with_scores(store: Store, hits: list[SearchHit], topic: Topic, settings: ScoringSettings,
-                ) -> tuple[list[SearchHit], dict[str, ShownScore]]:
-    """The hits (same order) carrying their shown relevance, and each one's shown score."""
+def with_scores(store: Store, hits: list[SearchHit], topic: Topic | None,
+                settings: ScoringSettings) -> tuple[list[SearchHit], dict[str, ShownScore]]:
+    """The hits (same order) carrying their shown relevance, and each one's shown score
+    (none without a topic: the config names one that is not defined)."""
+    if topic is None:
+        return [h._replace(relevance=None) for h in hits], {}
     shown = shown_scores(store, [h.paper for h in hits], topic, settings)
     return ([h._replace(relevance=shown[h.paper.id].relevance if h.paper.id in shown else None)
              for h in hits], shown)
 
 
-def search(store: Store, query: str, topic: Topic, settings: ScoringSettings, *,
+def search(store: Store, query: str, topic: Topic | None, settings: ScoringSettings, *,
            limit: int = 50, sel: Selection | None = None,
            ) -> tuple[list[SearchHit], dict[str, ShownScore]]:
     """Cached papers matching `query`, best match first, with their shown scores."""
@@ -42,7 +45,7 @@ def similar(store: Store, paper_id: str, topic: Topic, settings: ScoringSettings
     return with_scores(store, similar_papers(store, paper_id, limit=limit), topic, settings)
 
 
-def starred(store: Store, topic: Topic, settings: ScoringSettings, *,
+def starred(store: Store, topic: Topic | None, settings: ScoringSettings, *,
             since: date | None = None, given_under: str | None = None,
             starred_since: date | None = None,
             ) -> tuple[list[SearchHit], dict[str, ShownScore]]:

@@ -13,6 +13,7 @@ from paperterm.models import Day, Paper
 from paperterm.sources import calendar, daynav, http
 from paperterm.sources.calendar import WEEKEND
 from paperterm.store import Store, StoreFactory
+from paperterm.store.papers import SAMPLE_FEED  # the feed key the sample day is cached under
 
 if TYPE_CHECKING:
     from paperterm.sources.feeds import ParsedFeed
@@ -33,7 +34,6 @@ arxiv_api = _OnFirstUse("paperterm.sources.arxiv_api")
 rss = _OnFirstUse("paperterm.sources.rss")
 
 
-SAMPLE_FEED = "sample"  # the feed key the bundled sample day is cached under
 SAMPLE_CATEGORIES = frozenset({"cs.AI", "cs.LG"})  # what the bundled sample day lists
 
 def parse_feed(data: bytes) -> ParsedFeed:
@@ -145,7 +145,19 @@ def load_day(req: LoadRequest, store: Store) -> Day:
         day = _past_day(req, store)
     else:
         day = _today(req, store)
-    return _filtered(day, req.announce_types, store)
+    return _filtered(_as_sample(day, req, store), req.announce_types, store)
+
+
+def _as_sample(day: Day, req: LoadRequest, store: Store) -> Day:
+    """A cached day that is the bundled sample's (`is_sample_day`: found among the sample's
+    categories' days, by `--date`, `[`/`]` or as the latest) is shown as the sample: the
+    header's "sample" flag, and one line saying so."""
+    if day.source != "cache" or day.day is None or not store.papers.is_sample_day(
+            req.feed_key, day.day):
+        return day
+    cats = " and ".join(sorted(SAMPLE_CATEGORIES, reverse=True))
+    line = f"{day.label} is the bundled sample day ({cats}), not an announcement fetched."
+    return replace(day, source="sample", notices=[*day.notices, line])
 
 
 def _filtered(day: Day, announce_types: list[str], store: Store) -> Day:

@@ -11,15 +11,17 @@ from datetime import date
 
 from paperterm.models import Paper
 from paperterm.store.db import Queries
-from paperterm.store.papers import _row_paper
+from paperterm.store.papers import _row_paper, feeds_sql
 
 
 class DayQueries(Queries):
     def cached_days(self, feed: str, start: date, end: date) -> set[date]:
-        """The days in [start, end] with at least one announcement of this feed."""
+        """The days in [start, end] with at least one announcement of this feed (the sample's
+        day among its categories', `feeds_of`)."""
+        where, keys = feeds_sql(feed)
         rows = self.conn.execute(
-            "SELECT DISTINCT day FROM announcements WHERE feed = ? AND day BETWEEN ? AND ?",
-            (feed, start.isoformat(), end.isoformat()))
+            f"SELECT DISTINCT day FROM announcements WHERE {where} AND day BETWEEN ? AND ?",
+            (*keys, start.isoformat(), end.isoformat()))
         return {date.fromisoformat(r[0]) for r in rows}
 
     def empty_days(self, feed: str, start: date, end: date) -> set[date]:
@@ -37,9 +39,10 @@ class DayQueries(Queries):
 
     def nearest_cached_day(self, feed: str, day: date, step: int) -> date | None:
         """The closest cached day of this feed strictly before (step < 0) or after `day`."""
-        sql = ("SELECT max(day) FROM announcements WHERE feed = ? AND day < ?" if step < 0
-               else "SELECT min(day) FROM announcements WHERE feed = ? AND day > ?")
-        value = self.conn.execute(sql, (feed, day.isoformat())).fetchone()[0]
+        where, keys = feeds_sql(feed)
+        sql = (f"SELECT max(day) FROM announcements WHERE {where} AND day < ?" if step < 0
+               else f"SELECT min(day) FROM announcements WHERE {where} AND day > ?")
+        value = self.conn.execute(sql, (*keys, day.isoformat())).fetchone()[0]
         return date.fromisoformat(value) if value else None
 
     def announced_since(self, since: date, until: date | None = None,

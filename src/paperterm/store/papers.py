@@ -14,6 +14,22 @@ from paperterm.store.db import Queries
 from paperterm.store.fts import reindex
 from paperterm.text.hygiene import clean_paper
 
+SAMPLE_FEED = "sample"  # the feed key the bundled sample day is cached under
+# the categories the bundled sample day lists: every lookup of that feed's days finds the
+# sample's day too (`--date`, `[`/`]`, the latest cached day), as the library lists it
+SAMPLE_OF = "cs.AI+cs.LG"
+
+
+def feeds_of(feed: str) -> tuple[str, ...]:
+    """The feed keys a lookup of `feed`'s days reads: the sample's with its categories'."""
+    return (feed, SAMPLE_FEED) if feed == SAMPLE_OF else (feed,)
+
+
+def feeds_sql(feed: str) -> tuple[str, tuple[str, ...]]:
+    """`feed IN (...)` over `feeds_of(feed)`, and its arguments."""
+    keys = feeds_of(feed)
+    return f"feed IN ({','.join('?' * len(keys))})", keys
+
 
 class PaperQueries(Queries):
     def save_day(
@@ -81,6 +97,24 @@ class PaperQueries(Queries):
         ).fetchone()
 
     def day_papers(self, feed: str, day: date) -> list[Paper]:
+        """The papers of `feed`'s day, in announcement order; for the sample's categories,
+        the sample's day when only it is cached (`is_sample_day`)."""
+        papers = self._day_papers(feed, day)
+        if not papers and feed == SAMPLE_OF:
+            papers = self._day_papers(SAMPLE_FEED, day)
+        return papers
+
+    def is_sample_day(self, feed: str, day: date) -> bool:
+        """Whether `feed`'s day is the bundled sample's alone (no announcement of the feed
+        itself is cached for it)."""
+        if feed != SAMPLE_OF:
+            return False
+        found = {r[0] for r in self.conn.execute(
+            "SELECT DISTINCT feed FROM announcements WHERE feed IN (?,?) AND day=?",
+            (SAMPLE_OF, SAMPLE_FEED, day.isoformat()))}
+        return found == {SAMPLE_FEED}
+
+    def _day_papers(self, feed: str, day: date) -> list[Paper]:
         cursor = self.conn.cursor()
         cursor.row_factory = None  # plain tuples: a day is read on every start
         rows = cursor.execute(
@@ -103,8 +137,9 @@ class PaperQueries(Queries):
                 in enumerate(rows)]
 
     def latest_day(self, feed: str, before: date | None = None) -> date | None:
-        sql = "SELECT max(day) FROM announcements WHERE feed=?"
-        args: list[str] = [feed]
+        where, keys = feeds_sql(feed)
+        sql = f"SELECT max(day) FROM announcements WHERE {where}"
+        args: list[str] = list(keys)
         if before is not None:
             sql += " AND day<=?"
             args.append(before.isoformat())

@@ -53,6 +53,7 @@ class Papers(Repository):
         self.fetch_record = papers.fetch_record
         self.day_papers = papers.day_papers
         self.latest_day = papers.latest_day
+        self.is_sample_day = papers.is_sample_day
         self.is_approximate = papers.is_approximate
         self.earlier_versions = papers.earlier_versions
         self.paper_count = papers.paper_count

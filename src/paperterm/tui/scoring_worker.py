@@ -160,8 +160,13 @@ def unsure_in_thread(target: Target, papers: list[Paper], topic: Topic, where: L
 
 
 def provisional_in_thread(target: Target, papers: list[Paper], topic: Topic,
-                          where: LocalRanking, label: str) -> None:
-    """Keyword scores to lay under the papers the model did not score."""
-    scores, notice = where.rank(papers, topic, label, keywords_only=True)
+                          where: LocalRanking, label: str, *, keywords_first: bool) -> None:
+    """The local values to lay under the papers the model did not score: the day's blend
+    (`day.scores.stand_in_ranking` makes the same call), the keyword scores first with
+    `keywords_first`."""
+    if keywords_first:
+        keywords, notice = where.rank(papers, topic, label, keywords_only=True)
+        post(target, LocalScores(current_job(), topic, keywords, provisional=True,
+                                 notice=notice))
+    scores, notice = where.rank(papers, topic, label, keywords_only=False)
     post(target, LocalScores(current_job(), topic, scores, provisional=True, notice=notice))
-

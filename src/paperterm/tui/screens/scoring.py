@@ -154,31 +154,37 @@ class ScoringController(DayController):
         view.preview.render_entry()
 
     def rank_provisionally(self, why: str) -> None:
-        """The papers the model did not score keep a local score, labelled provisional, so
-        the list stays ranked (now for a small day, else from a worker thread)."""
-        if not any(e.status in PROVISIONAL and e.relevance is None for e in self.model.entries):
+        """The papers the model did not score keep the day's local value, labelled
+        provisional, so the list stays ranked as `score --json` ranks it."""
+        if not any(e.status in PROVISIONAL for e in self.model.entries):
             return
         self.model.scorer_label = f"local scorer, provisional ({why})"
-        self._keyword_ranking(self._provisional)
+        self._stand_in_ranking(self._provisional)
 
     def rank_queued(self) -> None:
-        """Papers waiting for the model show the local keyword ranking meanwhile ("~7")."""
-        self._keyword_ranking(lambda _topic, scores: lay_local_under(self.model.by_id, scores))
+        """Papers waiting for the model show their local value meanwhile ("~7")."""
+        self._stand_in_ranking(lambda _topic, scores: lay_local_under(self.model.by_id, scores))
 
-    def _keyword_ranking(self, now: Callable[[Topic, list[Score]], object]) -> None:
-        """The keyword ranking to `now` when quick or cached, else from a worker."""
+    def _stand_in_ranking(self, now: Callable[[Topic, list[Score]], object]) -> None:
+        """The day's local values (`day.scores.stand_in_ranking`: the blend) to `now` when
+        cached; else the keyword ranking now when quick or cached, and the blend from a
+        worker laid over it (`_provisional`)."""
+        from paperterm.day.scores import stand_in_ranking
         from paperterm.scoring.local import rank_locally
 
         papers = [e.paper for e in self.model.entries]
-        topic = self.view.topic
-        scores = rank_locally(self.view.reader.store, papers, topic, day=self.session.day.label,
-                              keywords_only=True, compute=len(papers) <= self.INLINE_LOCAL_MAX)
+        topic, store, label = self.view.topic, self.view.reader.store, self.session.day.label
+        scores = stand_in_ranking(store, papers, topic, label, compute=False)
         if scores is not None:
             now(topic, scores)
             return
+        scores = rank_locally(store, papers, topic, day=label, keywords_only=True,
+                              compute=len(papers) <= self.INLINE_LOCAL_MAX)
+        if scores is not None:
+            now(topic, scores)
         self._provisional_worker = self.view.run_worker(
-            partial(provisional_in_thread, self.view, papers, topic, self._where(),
-                    self.session.day.label),
+            partial(provisional_in_thread, self.view, papers, topic, self._where(), label,
+                    keywords_first=scores is None),
             name="ranking", group="ranking", thread=True, exit_on_error=False)
 
     def _provisional(self, topic: Topic, scores: list[Score] | None) -> None:
