@@ -57,14 +57,6 @@ def test_a_topic_with_keywords_of_its_own_gets_no_related_terms():
     assert keywords.topic_related(topic) == []
 
 
-def test_a_short_area_is_embedded_with_its_related_terms():
-    from paperterm.scoring.local.blend import _said_in_full
-
-    assert "quantization" in _said_in_full("model compression")
-    long_area = "how networks encode information and how features are learned in training"
-    assert _said_in_full(long_area) == long_area
-
-
 def test_an_application_cue_the_topic_names_does_not_count_against_its_papers():
     paper = Paper("2602.00003", 1, "Learning to grasp with a robot hand", ("A. Author",),
                   "A robot learns to grasp objects from few demonstrations.", ("cs.RO",),

@@ -97,20 +97,8 @@ def closest(vectors: np.ndarray, texts: list[str], bg: np.ndarray) -> np.ndarray
 
 
 def closeness(vectors: np.ndarray, topic: Topic, bg: np.ndarray) -> np.ndarray:
-    """Per paper: closeness to the topic's closest area (`areas.topic_areas`), a short area
-    said with its related terms ("model compression: quantization, pruning, ...")."""
-    return closest(vectors, [_said_in_full(area) for area in topic_areas(topic)], bg)
-
-
-def _said_in_full(area: str) -> str:
-    """A short area ("model compression") with the related terms of the areas it names: a
-    few words embed as little more than their words."""
-    if len(area.split()) >= SHORT_TEXT_WORDS:
-        return area
-    from paperterm.topics.related import related_terms
-
-    extra = related_terms([area], [], keywords.tokens)
-    return f"{area}: {', '.join(extra)}" if extra else area
+    """Per paper: closeness to the topic's closest area (`areas.topic_areas`)."""
+    return closest(vectors, topic_areas(topic), bg)
 
 
 def against(vectors: np.ndarray, topic: Topic, bg: np.ndarray) -> np.ndarray:
