@@ -452,7 +452,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
                          "in_top_2x, precision_at_10, ndcg_at_20)")
     ev.add_argument("--curve", action="store_true",
                     help="the learned ranking's learning curve: your picks within the top 2x "
-                         "after your first 5, 10, 20, 40 ... marks, on the days after them")
+                         "after your first 5, 10, 20, 40 ... marks, on the days after them, "
+                         "and with all of them")
     _file(ev.add_argument("--gold", metavar="FILE",
                           help="with --date: that day's picks from FILE (JSON lines with an "
                                "`id` field, or one id per line) instead of your labels"))
