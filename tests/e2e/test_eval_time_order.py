@@ -88,9 +88,16 @@ def test_curve_prints_the_learning_curve(cli, days, isolated_home):
     assert row[:3] == ["5", "1", "3"]
     earlier = taught_by(isolated_home.db, date(2026, 3, 2), PICKS[FEB25])
     assert int(row[3]) == in_top_2x(earlier, PICKS[MAR02])
+    # the last row: all the marks (issue 32: it had none), each day taught every mark of
+    # the days before it, on the first row's days (here 03-02 taught 02-25's 5 stars)
+    last = lines[3].split()
+    assert last[:4] == ["all", "8", "1", "3"] and last[4] == row[3], lines
+    assert lines[4] == ""
     records = json.loads(cli("eval", "--curve", "--json").stdout)
-    assert [(r["marks"], r["days"], r["picks"]) for r in records] == [(5, 1, 3)]
+    assert [(r["marks"], r["all"], r["days"], r["picks"]) for r in records] == [
+        (5, False, 1, 3), (8, True, 1, 3)]
     assert records[0]["seconds_per_day"] > 0
+    assert records[1]["in_top_2x"] == evaluate(cli)["learned"]["per_day"][-1]["in_top_2x"]
     assert cli("eval", "--curve", "--gold", "x", "--date", MAR02).returncode == 2
 
 

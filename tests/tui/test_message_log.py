@@ -60,3 +60,38 @@ async def test_the_message_log_from_the_palette(make_session, make_app, until, s
         await until(pilot, lambda: len(app.screen.query_one("CommandList").options) > 0)
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, MessageLogScreen))
+
+
+async def test_a_long_notice_is_kept_whole_and_wrapped(make_session, make_app, probe, until,
+                                                      size):
+    """Issue 32: "Not interested (topic): <title…>" cut the title at 60 characters, and the
+    log showed it cut; the log shows the whole title, wrapped under the notice's text (the
+    header line alone cuts it to its width)."""
+    app = make_app(make_session())
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        p = probe(app)
+        longest = max(p.shown, key=lambda e: len(e.paper.title))
+        title = " ".join(longest.paper.title.split())
+        assert len(title) > 100  # longer than the log's line
+        p.to_paper(longest.id)
+        await pilot.pause()
+        await pilot.press("d")
+        await until(pilot, lambda: p.said("Not interested"))
+        await pilot.press("M")
+        await until(pilot, lambda: isinstance(app.screen, MessageLogScreen))
+        await until(pilot, lambda: "Not interested" in _log_text(app))
+        lines = _log_text(app).splitlines()
+        start = next(i for i, line in enumerate(lines) if "Not interested" in line)
+        time_col = re.search(r"\d\d:\d\d:\d\d", lines[start])
+        assert time_col, lines[start]
+        text_col = lines[start].index("Not interested")
+        said = []
+        for line in lines[start:]:
+            if said and line[time_col.start():text_col].strip():
+                break  # the next notice (its time)
+            said.append(line[text_col:].rstrip(" │"))
+            assert not line[time_col.start():time_col.end()].strip() or line is lines[start]
+        whole = " ".join(s.strip() for s in said)
+        assert len(said) > 1  # wrapped, each line under the notice's text
+        assert title in whole and "…" not in whole, whole

@@ -36,6 +36,12 @@ async def test_w_with_nothing_this_week_says_so_and_the_day_stays(
         assert p.day is day and len(p.shown) == 244  # not an empty view with no way back
         assert "2026-02-25" in p.header()
         assert any("since 2026-03-09" in n for n in p.notices("warning"))
+        # said once (issue 32): it said "no papers announced since 2026-03-09 are cached"
+        # and then the loader's "No cached papers since 2026-03-09"
+        said = [n for n in p.notices() if "Nothing this week" in n]
+        assert len(said) == 1 and said[0].count("since 2026-03-09") == 1, said
+        assert "the most recent cached day is 2026-02-25" in said[0]
+        assert said[0].endswith("The day shown stays.")
 
 
 async def test_the_note_dialog_names_the_paper_and_saving_covers_nothing(

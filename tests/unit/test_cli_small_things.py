@@ -65,7 +65,8 @@ def test_each_subcommands_help_shows_its_own_options(cli, command, own, foreign)
 def test_options_a_subcommand_does_not_use_are_refused_not_ignored(cli, isolated_home):
     result = cli("config", "--topic", "moe", "--model", "openai/x", "--theme", "nord")
     assert result.returncode == 2
-    assert "unrecognized arguments: --topic moe --model openai/x --theme nord" in result.stderr
+    assert result.stderr == ("paperterm config: error: --topic, --model, --theme: not options "
+                             "of `paperterm config`\n")
     assert "--model" in cli("--help").stdout  # the reader takes them all
 
 

@@ -1,5 +1,5 @@
 """Each subcommand takes only the shared options it uses (their declarations say which), and
-refuses the others with argparse's usage error, after the subcommand or before it."""
+refuses the others in one line (exit 2), after the subcommand or before it."""
 
 from __future__ import annotations
 
@@ -33,14 +33,31 @@ def _subparsers():
     ["search", "moe", "--date", "2026-02-24"], ["themes", "--bib", "x.bib"],
 ])
 def test_an_option_the_subcommand_does_not_use_is_a_usage_error(cli, argv):
+    """Said in one line with the subcommand's name (issue 32: `eval --model X` printed
+    the whole usage above "unrecognized arguments")."""
     result = cli(*argv)
     assert result.returncode == 2
     flag = next(w for w in argv if w.startswith("--"))
-    assert f"unrecognized arguments: {flag}" in result.stderr
-    assert "Traceback" not in result.stderr
-    # the subcommand's usage and name, not paperterm's (whose usage lists the option)
-    assert result.stderr.startswith(f"usage: paperterm {argv[0]} ")
-    assert f"paperterm {argv[0]}: error:" in result.stderr
+    assert result.stderr == (f"paperterm {argv[0]}: error: {flag}: not an option of "
+                             f"`paperterm {argv[0]}`\n")
+
+
+@pytest.mark.parametrize("argv", [["eval", "--model", "openai/gpt-4o-mini"], ["eval", "--model"],
+                                  ["eval", "--model=openai/x", "--curve"],
+                                  ["--model", "openai/x", "eval"]])
+def test_eval_with_a_model_says_what_it_does_instead(cli, argv):
+    result = cli(*argv)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and "usage:" not in result.stderr, result.stderr
+    assert "--model: not an option of `paperterm eval`" in result.stderr
+    assert "every model with cached scores" in result.stderr
+
+
+def test_an_unknown_option_keeps_the_usage(cli):
+    result = cli("eval", "--modle", "x")
+    assert result.returncode == 2
+    assert result.stderr.startswith("usage: paperterm eval ")
+    assert "paperterm eval: error: unrecognized arguments: --modle x" in result.stderr
 
 
 @pytest.mark.parametrize(("argv", "command"), [
@@ -52,7 +69,8 @@ def test_an_option_the_subcommand_does_not_use_is_a_usage_error(cli, argv):
 def test_so_is_one_given_before_the_subcommand(cli, argv, command):
     result = cli(*argv)
     assert result.returncode == 2
-    assert f"{argv[0]}: not an option of `paperterm {command}`" in result.stderr
+    assert result.stderr == (f"paperterm: error: {argv[0]}: not an option of "
+                             f"`paperterm {command}`\n")
 
 
 @pytest.mark.parametrize("command", SUBCOMMANDS)

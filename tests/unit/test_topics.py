@@ -210,6 +210,10 @@ def test_cli_topic_typos_exit_2_from_the_flag_and_the_config(cli, isolated_home)
     assert configured.returncode == 2
     assert str(isolated_home.config) in configured.stderr
     assert "did you mean 'agents'?" in configured.stderr
+    # the typo is in the config: the fix goes there, not in a --topic flag (issue 32)
+    assert f'topic = "agents" in {isolated_home.config}' in configured.stderr
+    assert "--topic" not in configured.stderr and configured.stderr.count("\n") == 1
+    assert 'e.g. --topic "agnets papers"' in typo.stderr  # the flag's typo: the flag
 
 
 def test_a_bad_topic_file_never_stops_commands_that_do_not_use_it(cli, isolated_home):

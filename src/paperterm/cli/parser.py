@@ -230,12 +230,35 @@ class _Formatter(argparse.HelpFormatter):
 
 
 
+# what a command does instead of an option of others it does not take
+INSTEAD = {("eval", "--model"): "it measures every model with cached scores for the topic, "
+                                "one row each (`paperterm score --model M` caches a model's)"}
+
+
+def not_taken(command: str, flags: Sequence[str]) -> str:
+    """Options of paperterm that `command` does not take, said as one error line."""
+    instead = INSTEAD.get((command, flags[0])) if len(flags) == 1 else None
+    return (f"{', '.join(flags)}: {'not options' if len(flags) > 1 else 'not an option'} "
+            f"of `paperterm {command}`" + (f": {instead}" if instead else ""))
+
+
 def _error(parser: argparse.ArgumentParser, message: str) -> NoReturn:
-    """A refused value (`argument --date: no such date`) is said alone; an unknown or
+    """A refused value (`argument --date: no such date`) and an option of paperterm that
+    the command does not take (`eval --model X`) are said alone, in one line; an unknown or
     missing argument keeps the usage, which lists what the command takes."""
-    if message.startswith("argument "):
+    if message.startswith("argument ") or " of `paperterm " in message:
         parser.exit(2, f"{parser.prog}: error: {message}\n")
     argparse.ArgumentParser.error(parser, message)  # (exits)
+
+
+def _options_of_others(command: str, extras: Sequence[str]) -> str | None:
+    """`extras` said as options of paperterm that `command` does not take (None: one of
+    them is no option of paperterm at all)."""
+    every = set(shared().values())
+    flags = [e.split("=", 1)[0] for e in extras if e.startswith("-")]
+    if not flags or not set(flags) <= every:
+        return None
+    return not_taken(command, list(dict.fromkeys(flags)))
 
 
 class _Parser(argparse.ArgumentParser):
@@ -252,7 +275,7 @@ class _Parser(argparse.ArgumentParser):
             every = shared()
             given = sorted(every[d] for d in vars(ns).keys() & every.keys() - accepted(command))
             if given:
-                self.error(f"{', '.join(given)}: not an option of `paperterm {command}`")
+                self.error(not_taken(command, given))
             sub = next(a for a in self._actions if isinstance(a, _Subcommands))
             if command == "search" and extras and not any(e.startswith("--") for e in extras):
                 # query words after an option (`search experts --limit 5 -survey`)
@@ -262,7 +285,8 @@ class _Parser(argparse.ArgumentParser):
                     sub.choices[command].error(f"argument QUERY: {exc}")
                 extras = []
             if extras:  # said with the subcommand's usage, which lists what it does take
-                sub.choices[command].error(f"unrecognized arguments: {' '.join(extras)}")
+                sub.choices[command].error(_options_of_others(command, extras)
+                                           or f"unrecognized arguments: {' '.join(extras)}")
         return ns, extras
 
 
@@ -428,7 +452,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
                          "in_top_2x, precision_at_10, ndcg_at_20)")
     ev.add_argument("--curve", action="store_true",
                     help="the learned ranking's learning curve: your picks within the top 2x "
-                         "after your first 5, 10, 20, 40 ... marks, on the days after them")
+                         "after your first 5, 10, 20, 40 ... marks, on the days after them, "
+                         "and with all of them")
     _file(ev.add_argument("--gold", metavar="FILE",
                           help="with --date: that day's picks from FILE (JSON lines with an "
                                "`id` field, or one id per line) instead of your labels"))

@@ -32,9 +32,11 @@ def _topic(opts: Options, config: Config, notices: list[str]) -> Topic:
     from paperterm.topics import resolve_topic
 
     try:
-        resolved = resolve_topic(opts.topic or config.topic, config)
+        resolved = resolve_topic(opts.topic or config.topic, config,
+                                 config_file=None if opts.topic else config.path)
     except ConfigError as exc:
-        where = "" if opts.topic or config.path is None else f"{config.path}: topic: "
+        where = ("" if opts.topic or config.path is None or str(config.path) in str(exc)
+                 else f"{config.path}: topic: ")  # (a typo's fix names the file itself)
         raise UserError(where + str(exc)) from None
     notices.extend(n for n in (resolved.skipped, resolved.notice) if n)
     return resolved.topic

@@ -19,7 +19,7 @@ Per day: the picks within the top 2x(picks), precision at 10, NDCG at 20, the se
 ranking took (local scorers; the cache keeps no time for an LLM's) and, for a model, the
 dollars; in total: the picks summed, the means over the days. `curve` is the learned
 ranking's learning curve: taught the user's first 5, 10, 20, 40 ... marks, on the days
-after them.
+after them, and all of them (in time order).
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ KEYWORDS, BLEND, LEARNED = "keywords", "blend", "learned"
 NDCG_DEPTH = 20  # NDCG@20
 NAME_WIDTH = 21  # the scorer column: the table fits the reader's box in 80 columns
 MIN_SCORED = 20  # a model counts on a day that it scored at least this many papers of (or all)
-CURVE_STEPS = (5, 10, 20, 40)  # then doubling, then all
+CURVE_STEPS = (5, 10, 20, 40)  # then doubling; then all of them, in time order
 LOCAL_SCORERS = (KEYWORDS, BLEND, LEARNED)
 POSITIVE = ("starred", "saved", "learned")  # the kinds of a pick (store.POSITIVE_KINDS)
 NO_LABELS = ("No labels to evaluate against yet for topic {topic!r}: star the papers you "
@@ -147,8 +147,9 @@ def _round(x: float | None, digits: int) -> float | None:
 
 @dataclass(frozen=True)
 class CurvePoint:
-    """The learned ranking taught the user's first `marks` marks (`all`: every one), on the
-    `days` after the last of them; `untaught` the same days ranked by the topic alone."""
+    """The learned ranking taught the user's first `marks` marks, on the `days` after the
+    last of them (`all`: `marks` is every one; each of the first row's days taught all the
+    marks before it); `untaught` the same days ranked by the topic alone."""
 
     marks: int
     all: bool
@@ -318,8 +319,9 @@ def curve_table(ev: Evaluation) -> list[str]:
                      f"({_share(s.in_top_2x, s.picks):>4}) {p.untaught.in_top_2x:>8} "
                      f"{s.precision_at_10:>5.2f} {secs:>6}")
     lines += ["", "marks: stars, papers saved one by one, `learn` records and 'not "
-              "interested', in the order of their papers' days; untaught: the topic alone on "
-              "the same days."]
+              "interested', in the order of their papers' days; all: each day taught every "
+              "mark of the days before it, on the first row's days; untaught: the topic alone "
+              "on the same days."]
     return lines
 
 
@@ -451,7 +453,9 @@ def evaluate(store: Store, request: LoadRequest, topic: Topic, *,
                     for name, days in measures.items())
     same = {model: tuple(ScorerMeasure(name, tuple(days)) for name, days in by.items())
             for model, by in versus.items()}
-    points = _curve(store, topic, examples, days_of, loaded) if curve and gold is None else ()
+    learned_days = next(s for s in scorers if s.scorer == LEARNED)
+    points = (_curve(store, topic, examples, days_of, loaded, learned_days)
+              if curve and gold is None else ())
     return Evaluation(topic.name, scorers, tuple(skipped),
                       since.isoformat() if since else None, earlier, tuple(left_out),
                       dayless, same, points)
@@ -473,10 +477,12 @@ def before(examples: Sequence[Example], days_of: dict[str, str],
 
 def _curve(store: Store, topic: Topic, examples: Sequence[Example],
            days_of: dict[str, str],
-           loaded: dict[str, tuple[list[Paper], set[str]]]) -> tuple[CurvePoint, ...]:
+           loaded: dict[str, tuple[list[Paper], set[str]]],
+           time_order: ScorerMeasure) -> tuple[CurvePoint, ...]:
     """The learned ranking taught the first N marks (positives and "not interested", in the
     order of their papers' days; with the weaker negatives of those days), on each day with
-    picks after the last of them."""
+    picks after the last of them; then taught all of them (`time_order`: each day taught
+    every mark of the days before it, eval's own `learned`) on the first row's days."""
     from paperterm.scoring.local.blend import blended
 
     marks = sorted((e for e in examples if e.positive or e.kind == "dismissed"),
@@ -484,7 +490,7 @@ def _curve(store: Store, topic: Topic, examples: Sequence[Example],
     steps: list[int] = list(CURVE_STEPS)
     while steps[-1] * 2 < len(marks):
         steps.append(steps[-1] * 2)
-    steps = [n for n in steps if n < len(marks)] + [len(marks)]
+    steps = [n for n in steps if n < len(marks)]  # all of them: the last row
     untaught: dict[str, DayMeasure] = {}
     out = []
     for n in steps:
@@ -509,8 +515,12 @@ def _curve(store: Store, topic: Topic, examples: Sequence[Example],
                     store, papers, topic, []) or []), picks)
             plain.append(untaught[day])
         if learned:
-            out.append(CurvePoint(n, n == len(marks), ScorerMeasure(LEARNED, tuple(learned)),
+            out.append(CurvePoint(n, False, ScorerMeasure(LEARNED, tuple(learned)),
                                   ScorerMeasure(BLEND, tuple(plain))))
+    if out:  # no day comes after every mark: each day taught all the marks before it
+        first = out[0]
+        out.append(CurvePoint(len(marks), True, time_order.on(d.day for d in first.learned.days),
+                              first.untaught))
     return tuple(out)
 
 

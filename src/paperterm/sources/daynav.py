@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 LOOKAHEAD = 31  # days of calendar searched for the previous / next announcement
 MAX_FILL = 5  # missing days of a multi-day view fetched at most (the most recent ones)
+NOTHING_SINCE = "No cached papers since"  # a multi-day view with no papers (`W`)
 
 
 class Target(NamedTuple):

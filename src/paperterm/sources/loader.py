@@ -418,7 +418,7 @@ def _since(req: LoadRequest, store: Store) -> Day:
         latest = store.papers.latest_day(req.feed_key)
         where = (f"; the most recent cached day is {latest.isoformat()} (open it with "
                  f"--date {latest.isoformat()}, or D in the reader)" if latest else "")
-        notices.append(f"No cached papers since {req.since.isoformat()}{where}.")
+        notices.append(f"{daynav.NOTHING_SINCE} {req.since.isoformat()}{where}.")
     label = f"since {req.since.isoformat()} ({len(days)} days)"
     return Day([p for p, _ in found], label, None, "cache", notices=notices,
                paper_days={p.id: d for p, d in found})

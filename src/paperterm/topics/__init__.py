@@ -143,10 +143,12 @@ _STOP = frozenset({
 })
 
 
-def resolve_topic(name_or_text: str, config: Config) -> ResolvedTopic:
+def resolve_topic(name_or_text: str, config: Config, *,
+                  config_file: Path | None = None) -> ResolvedTopic:
     """A defined topic by name (up to case), else an ad-hoc topic whose words are its
     keywords. A ConfigError for a topic whose file cannot be read, and for one word within
-    a typo of a defined name ("did you mean 'agents'?"; `names.did_you_mean`)."""
+    a typo of a defined name ("did you mean 'agents'?"; `names.did_you_mean`: the fix in
+    `config_file` when the name is that file's `topic`)."""
     from paperterm.topics.names import by_name, did_you_mean
 
     catalog = topic_catalog(config)
@@ -156,7 +158,7 @@ def resolve_topic(name_or_text: str, config: Config) -> ResolvedTopic:
     skipped = catalog.skipped_notice()
     if (found := by_name(name_or_text, topics)) is not None:
         return ResolvedTopic(found, skipped=skipped)
-    if (error := did_you_mean(name_or_text, [*topics, *catalog.broken])) is not None:
+    if (error := did_you_mean(name_or_text, [*topics, *catalog.broken], config_file)) is not None:
         raise ConfigError(error)
     words = [w for w in _WORD.findall(name_or_text) if w.lower() not in _STOP]
     if not words:

@@ -48,18 +48,25 @@ def is_one_word(value: str) -> bool:
     return len(value.split()) == 1
 
 
-def did_you_mean(value: str, names: Iterable[str]) -> str | None:
+def did_you_mean(value: str, names: Iterable[str], config_file: Path | None = None,
+                 ) -> str | None:
     """The error for a one-word value that is a near miss of a defined topic, else None
-    (free text)."""
+    (free text). `config_file`: the value is that file's `topic`, and the fix goes there
+    (not a `--topic` flag)."""
     if not is_one_word(value):
         return None
     names = list(names)
     guess = near(value, names)
     if guess is None:
         return None
-    return (f"topic '{value.strip()}' is not defined: did you mean '{guess}'? "
-            f"(defined: {', '.join(sorted(names))}; for free text, write more than one word, "
-            f"e.g. --topic \"{value.strip()} papers\")")
+    typed, defined = value.strip(), ", ".join(sorted(names))
+    if config_file is not None:
+        return (f"the config's topic '{typed}' is not defined: did you mean '{guess}'? "
+                f"Fix it: topic = \"{guess}\" in {config_file} (defined: {defined}; for "
+                f"free text, write more than one word, e.g. topic = \"{typed} papers\")")
+    return (f"topic '{typed}' is not defined: did you mean '{guess}'? "
+            f"(defined: {defined}; for free text, write more than one word, "
+            f"e.g. --topic \"{typed} papers\")")
 
 
 # -- topic files that cannot be read --------------------------------------------------------

@@ -1,13 +1,15 @@
 """`M`: the message log (issue 32, item 5). Every notice of the session, with the time it was
 said, newest last: the header line shows one notice at a time ("(+2 more)") for a few
 seconds, the log keeps them all (the start-up notes, a topic that is not defined, every
-error). The app records each notice as it is said (`PapertermApp.notify`)."""
+error). The app records each notice as it is said (`PapertermApp.notify`), whole: a long
+notice wraps under its own text, never cut with "…" (the header line cuts it to its width)."""
 
 from __future__ import annotations
 
 import time
 from typing import NamedTuple
 
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -34,13 +36,30 @@ class MessageLog:
         self.entries.append(Said(time.time(), severity, text))
 
     def lines(self) -> Text:
+        """The log as plain lines, one a notice (its time, its mark, its whole text)."""
         out = Text()
         for said in self.entries:
-            out.append(time.strftime("%H:%M:%S", time.localtime(said.at)) + "  ",
-                       style="dim")
+            out.append(_time(said) + "  ", style="dim")
             out.append(_MARK.get(said.severity, "  ") + said.text + "\n",
                        style="bold" if said.severity in _MARK else "")
         return out
+
+    def table(self) -> Table:
+        """The log as shown: the times in a column of their own, each notice wrapped under
+        its own text (its continuation lines never run under the times)."""
+        grid = Table.grid(expand=True)
+        grid.add_column(style="dim", no_wrap=True, width=10)  # "12:00:00  "
+        grid.add_column(no_wrap=True, width=2)  # the severity's mark
+        grid.add_column(ratio=1, overflow="fold")
+        for said in self.entries:
+            style = "bold" if said.severity in _MARK else ""
+            grid.add_row(_time(said), Text(_MARK.get(said.severity, ""), style=style),
+                         Text(said.text, style=style))
+        return grid
+
+
+def _time(said: Said) -> str:
+    return time.strftime("%H:%M:%S", time.localtime(said.at))
 
 
 class MessageLogScreen(ModalScreen[None]):
@@ -69,7 +88,7 @@ class MessageLogScreen(ModalScreen[None]):
         with VerticalScroll(id="log-box"):
             yield Static(Text(f"Messages of this session ({n}), newest last · j/k scroll, "
                               "esc closes", style="bold"), id="log-title")
-            yield Static(self.log_.lines() if n else Text("Nothing said yet."), id="log-lines")
+            yield Static(self.log_.table() if n else Text("Nothing said yet."), id="log-lines")
 
     def on_mount(self) -> None:
         self.query_one("#log-box", VerticalScroll).scroll_end(animate=False)

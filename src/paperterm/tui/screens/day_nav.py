@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import replace
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import ComposeResult
@@ -191,10 +191,7 @@ class DayNavigation(DayController):
         if reader.quitting:
             return
         if req.since is not None and not day.papers:  # an empty week: the day shown stays
-            why = " ".join(dict.fromkeys(n for n in [notice, *day.notices] if n))
-            reader.say(f"Nothing this week: no papers announced since "
-                       f"{req.since.isoformat()} are cached or could be fetched; the day "
-                       f"shown stays. {why}".strip(), "warning", timeout=8)
+            reader.say(_empty_week(req.since, [notice, *day.notices]), "warning", timeout=8)
             return
         s = reader.session = replace(reader.session, day=day, request=replace(req, step=0))
         # down to the reader's own day: a day visited from the library goes too
@@ -210,6 +207,17 @@ class DayNavigation(DayController):
         for text in dict.fromkeys([notice, *day.notices]):
             if text:
                 reader.say(text, "warning", timeout=8)
+
+
+def _empty_week(since: date, notices: list[str | None]) -> str:
+    """What `W` with nothing this week says, once: the loader's own notices (a day that
+    could not be fetched, "No cached papers since ..." with the latest cached day) after
+    "Nothing this week:", and that the day shown stays (it repeated "no papers since ..."
+    in its own words before the loader's)."""
+    said = [n for n in dict.fromkeys(notices) if n]
+    if not any(n.startswith(daynav.NOTHING_SINCE) for n in said):
+        said.append(f"{daynav.NOTHING_SINCE} {since.isoformat()}.")
+    return f"Nothing this week: {' '.join(said)} The day shown stays."
 
 
 def fetch_in_thread(target: Target, req: LoadRequest, open_store: StoreFactory,

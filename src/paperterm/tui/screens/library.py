@@ -37,7 +37,7 @@ from paperterm.store.fts import (
     SearchFailed,
     match_expression,
 )
-from paperterm.text.hygiene import cut
+from paperterm.text.hygiene import clean_line
 from paperterm.tui.bib_actions import BibOptions, bibtex_clipping, save_papers
 from paperterm.tui.footer import FittingFooter
 from paperterm.tui.host import Reader, reader_of
@@ -360,7 +360,7 @@ class LibraryScreen(Screen[None]):
         marks, pid = self.reader.marks, h.paper.id
         other = marks.starred_elsewhere([pid]).get(pid)
         was = f" (it was starred under topic {other})" if other else ""
-        title = cut(h.paper.title, 60)
+        title = clean_line(h.paper.title)  # whole: the log keeps it (M)
         if pid in self.starred:  # as the row shows it
             marks.unstar([pid])
             self.reader.say(f"Unstarred{was}: {title}", "information")

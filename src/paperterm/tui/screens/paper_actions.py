@@ -12,7 +12,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from paperterm.day.listing import Entry
-from paperterm.text.hygiene import cut
+from paperterm.text.hygiene import clean_line
 from paperterm.tui.messages import ZoteroDone
 from paperterm.tui.screens.day_view import DayController
 from paperterm.tui.workers import Target, current_job, post
@@ -48,7 +48,7 @@ class PaperActions(DayController):
         if starred:
             self.triage.mark_seen([e])
         if other:  # say which topic's ranking loses it (and, starred here, gains it)
-            title = cut(e.paper.title, 60)
+            title = clean_line(e.paper.title)  # whole: the log keeps it (M)
             self._say(f"Starred under topic {marks.topic} (was {other}): {title}" if starred
                       else f"Unstarred (it was starred under topic {other}): {title}",
                       timeout=4)
@@ -65,7 +65,7 @@ class PaperActions(DayController):
         topic = self.view.topic.name
         changes = self.view.reader.marks.toggle_dismissed([e.id])
         dismissed = any(c.field == "dismissed" and c.value for c in changes)
-        title = cut(e.paper.title, 60)
+        title = clean_line(e.paper.title)  # whole: the log keeps it (M)
         self._say(f"Not interested ({topic}): {title}; ranked lower from now on"
                   if dismissed else f"Interested again ({topic}): {title}", timeout=4)
 
