@@ -81,8 +81,8 @@ class ScoringController(DayController):
             self.score_locally(hint=True)
 
     def score_locally(self, *, hint: bool) -> None:
-        """Local scores: the day's cached blend (`ranking.cached_blend`); else keyword scores (cached,
-        or computed now for a small day) and the blend from a worker thread."""
+        """Local scores: the day's cached blend (`ranking.cached_blend`); else keyword scores
+        (cached, or computed now for a small day) and the blend from a worker thread."""
         reader, model = self.view.reader, self.model
         # on the first starts only; once per run (a loading or cached day's screen comes first)
         if hint and "llm" not in reader.hints_given and hint_due("llm"):
