@@ -246,6 +246,43 @@ def test_no_store_may_be_none():
     assert not offenders, _report("stores that may be None", offenders)
 
 
+# -- (g) one door: the reader reaches the domain through the services (issue 29) -------------
+
+READER = "paperterm.tui"
+# what the reader reaches only through services/ (the shared vocabulary, day/, settings/,
+# text/, io/ and outputs/ it may import)
+BEHIND_THE_DOOR = ("paperterm.store", "paperterm.scoring", "paperterm.sources")
+
+
+def _within(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def past_the_door(g: dict[str, set[str]]) -> list[str]:
+    """Each import by a module of the reader (`g`: a module -> its imports, type-only and
+    function-level ones included) of the store, the scorers or the sources."""
+    return sorted(f"{name} imports {m}" for name, deps in g.items() if _within(name, READER)
+                  for m in deps if any(_within(m, door) for door in BEHIND_THE_DOOR))
+
+
+def test_the_reader_reaches_the_domain_only_through_the_services():
+    offenders = past_the_door(graph(type_checking=True))
+    assert not offenders, _report("imports past the services (route them through a "
+                                  "services/ module)", offenders)
+
+
+def test_the_one_door_contract_is_declared_for_lint_imports():
+    """The same rule for `lint-imports` in CI: a forbidden contract from the reader to each
+    package behind the door."""
+    config = loads((SRC.parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
+    contracts = config["tool"]["importlinter"]["contracts"]
+    door = [c for c in contracts if c["type"] == "forbidden"
+            and c["source_modules"] == [READER]
+            and set(BEHIND_THE_DOOR) <= set(c["forbidden_modules"])]
+    assert len(door) == 1, "no forbidden contract from paperterm.tui to " + ", ".join(
+        BEHIND_THE_DOOR)
+
+
 # -- the layer contracts cover every module ------------------------------------------------
 
 def test_the_domain_contract_names_every_domain_module():
@@ -296,6 +333,27 @@ def _code(**modules: str) -> Code:
     """Made-up modules: paperterm.<name> -> its source."""
     return {f"paperterm.{name.replace('__', '.')}": (f"{name}.py", ast.parse(text))
             for name, text in modules.items()}
+
+
+def test_past_the_door_finds_module_type_only_and_function_level_imports():
+    source = ("from typing import TYPE_CHECKING\n"
+              "from paperterm.services.days import LoadRequest\n"
+              "from paperterm.day.scores import ShownScore\n"
+              "from paperterm import models\n"
+              "from paperterm.store import Store\n"
+              "if TYPE_CHECKING:\n"
+              "    from paperterm.sources.loader import LoadError\n"
+              "def f():\n"
+              "    from paperterm.scoring.local import rank_locally\n"
+              "    import paperterm.sources.daynav\n")
+    made_up = {m for m in imports(SRC / "tui" / "made_up.py", type_checking=True,
+                                  module=ast.parse(source)) if m in MODULES}
+    g = {"paperterm.tui.made_up": made_up,
+         "paperterm.services.days": {"paperterm.sources.loader"}}  # below the door: allowed
+    assert past_the_door(g) == ["paperterm.tui.made_up imports paperterm.scoring.local",
+                                "paperterm.tui.made_up imports paperterm.sources.daynav",
+                                "paperterm.tui.made_up imports paperterm.sources.loader",
+                                "paperterm.tui.made_up imports paperterm.store"]
 
 
 def test_many_bases_lists_the_class_and_its_bases():

@@ -125,3 +125,40 @@ def test_the_digest_header_says_the_ranking_is_local_when_the_model_scored_none(
     assert ("- **Shown:** the top 20 of 244 papers, ranked locally (the model scored 0 of "
             "244)") in md
     assert llm.count == 0
+
+
+def test_the_day_list_lays_under_the_values_score_json_and_the_digest_give():
+    """One owner of what a paper the model did not reach shows (issue 29): the day list's
+    `lay_local_under` gives each waiting entry what `with_stand_ins` gives the same paper;
+    an entry the model scored, and a local score without a relevance, change nothing."""
+    from paperterm.day.listing import make_entries
+    from paperterm.day.score_states import lay_local_under
+    from paperterm.day.scores import with_stand_ins
+
+    papers = [_paper(pid) for pid in "abcde"]
+    entries = make_entries(papers)
+    by_id = {e.id: e for e in entries}
+    by_id["a"].set_score(None, None, "", "queued")
+    by_id["b"].set_score(None, None, "", "failed", "budget reached")
+    by_id["c"].set_score(None, None, "", "unsent", "not sent: budget")
+    by_id["d"].set_score(9, 4, "the model's", "scored")
+    by_id["e"].set_score(None, None, "", "failed", "timeout")
+    local = [Score("a", 1, 7, 3, "keywords a", "scored", None, 0.7),
+             Score("b", 1, 5, 2, "keywords b", "scored", None, 0.5),
+             Score("c", 1, 3, 1, "keywords c", "scored", None, 0.3),
+             Score("d", 1, 2, 1, "keywords d", "scored", None, 0.2),
+             Score("e", 1, None, None, "", "scored")]
+    run = {"a": Score("a", 1, None, None, "", "queued"),
+           "b": Score("b", 1, None, None, "", "unscored", "budget reached"),
+           "c": Score("c", 1, None, None, "", "unscored", "not sent: budget"),
+           "d": Score("d", 1, 9, 4, "the model's", "scored"),
+           "e": Score("e", 1, None, None, "", "unscored", "timeout")}
+
+    assert lay_local_under(by_id, local) == 3
+    kept = with_stand_ins(run, {s.paper_id: s for s in local})
+    for e in entries:
+        k = kept[e.id]
+        assert (e.relevance, e.novelty, e.reason, e.fine) == (
+            k.relevance, k.novelty, k.reason, k.fine), e.id
+    assert [e.status for e in entries] == ["queued", "failed", "unsent", "scored", "failed"]
+    assert by_id["b"].error == "budget reached"

@@ -1,12 +1,15 @@
 """How a scoring run's scores land on the day's entries: shown as they come, merged so a failure
 never hides a score, queued, unsent and failed states, local stand-ins laid under (plain
-Python: the reader's scoring controller calls it)."""
+Python: the reader's scoring controller calls it). What a paper the model did not reach shows
+is decided once, by `day.scores.with_stand_ins`, for the day list, `score --json`, the digest
+and `eval` alike."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
 from paperterm.day.listing import PROVISIONAL, STAND_IN, Entry
+from paperterm.day.scores import is_stand_in, with_stand_ins
 from paperterm.models import Paper
 from paperterm.scoring.types import Score
 
@@ -70,16 +73,20 @@ def mark_unsent(entries: Iterable[Entry], stopped: str) -> None:
 
 def lay_local_under(by_id: Mapping[str, Entry], scores: Iterable[Score]) -> int:
     """Local scores for the papers the model did not score ("failed", "unsent") or has yet
-    to score ("queued"): the list stays ranked, provisionally. A stand-in laid earlier is
-    replaced (the keyword scores shown first, then the day's blend). Returns how many
-    entries changed."""
+    to score ("queued"): the list stays ranked, provisionally, by the values
+    `with_stand_ins` gives them (the entry keeps its status and error). A stand-in laid
+    earlier is replaced (the keyword scores shown first, then the day's blend). Returns how
+    many entries changed."""
+    waiting = {pid: Score(pid, e.paper.version, None, None, "",
+                          "queued" if e.status == "queued" else "unscored", e.error)
+               for pid, e in by_id.items() if e.status in STAND_IN}
+    local = {s.paper_id: s for s in scores if s.paper_id in waiting}
     n = 0
-    for s in scores:
-        e = by_id.get(s.paper_id)
-        if e is not None and e.status in STAND_IN and (
+    for pid, s in with_stand_ins(waiting, local).items():
+        e = by_id[pid]
+        if pid in local and is_stand_in(s) and (
                 e.relevance, e.reason, e.fine) != (s.relevance, s.reason, s.fine):
-            # ranked as `score --json` and the digest rank it (`day.scores.with_stand_ins`)
-            e.relevance, e.novelty, e.reason, e.fine = s.relevance, None, s.reason, s.fine
+            e.relevance, e.novelty, e.reason, e.fine = s.relevance, s.novelty, s.reason, s.fine
             n += 1
     return n
 

@@ -4,19 +4,32 @@ as an event.
 
 `open_day` answers what can be shown now; `fetch_day` (in a thread: `fetch_in_background`)
 loads what needs the network. The loader (`sources.loader`) decides where papers come from.
+`step`, `jump` and `this_week` say which day the reader's `[` / `]`, `D` and `W` open (or
+why it stays); `LoadRequest` and `LoadError` are the loader's, named here for the reader.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from dataclasses import replace
+from datetime import timedelta
 from typing import TYPE_CHECKING, NamedTuple
 
 from paperterm.models import Day
+from paperterm.sources import daynav
+from paperterm.sources.calendar import eastern_today
+from paperterm.sources.loader import LoadError, LoadRequest, loading_label
 
 if TYPE_CHECKING:
-    from paperterm.sources.loader import LoadRequest
+    from paperterm.day.session import Session
     from paperterm.store import Store, StoreFactory
+
+NOTHING_SINCE = daynav.NOTHING_SINCE  # how the loader begins "nothing cached since DAY"
+
+__all__ = ["NOTHING_SINCE", "DayEvent", "DayFailed", "DayLoaded", "LoadError", "LoadRequest",
+           "Move", "Opened", "base_request", "cached_day", "day_of_paper", "fetch_day", "fetch_in_background",
+           "jump", "loading_label", "open_day", "session_request", "step", "this_week"]
 
 
 class Opened(NamedTuple):
@@ -119,3 +132,75 @@ def day_of_paper(req: LoadRequest, store: Store, paper_id: str, day: str) -> Day
     if all(p.id != paper_id for p in papers):
         papers = [*store.library.cached_papers([paper_id]).values(), *papers]
     return Day(papers, when.isoformat() if when else paper_id, when, "cache")
+
+
+# -- the reader's day navigation: which day `[` / `]`, `D` and `W` open -----------------
+
+
+class Move(NamedTuple):
+    """The day to open (`request`; `notice`, if any, said with it), or None: stay, and
+    `notice` says why (with its `severity`)."""
+
+    request: LoadRequest | None
+    notice: str | None = None
+    severity: str = "warning"
+
+
+def session_request(session: Session, *, topic_categories: bool = False) -> LoadRequest:
+    """What `session` loads from: its request, else the config's categories and types (the
+    topic's own categories first, with `topic_categories`)."""
+    if session.request is not None:
+        return session.request
+    config = session.config
+    categories = (session.topic.categories or config.categories) if topic_categories \
+        else config.categories
+    return LoadRequest(categories=list(categories), announce_types=list(config.announce_types))
+
+
+def base_request(session: Session) -> LoadRequest:
+    """What the session loads from, reduced to its feed (categories, types, offline)."""
+    return replace(session_request(session), feed=None, date=None, query=None, sample=False,
+                   since=None, refresh=False, step=0)
+
+
+def this_week(session: Session) -> LoadRequest:
+    """This week's papers of the session's feed, with a day column (`W`)."""
+    return replace(base_request(session), since=daynav.week_start(eastern_today()))
+
+
+def step(store: Store, session: Session, by: int) -> Move:
+    """The announcement day `by` steps from the session's (`[`: -1, `]`: 1; weekends and
+    known holidays skipped); from a view of several days, `[` opens the latest one."""
+    today = eastern_today()
+    current = session.day.day
+    if current is None:  # a search or a multi-day view: [ goes to the latest day
+        if by > 0:
+            return Move(None, "This view is not one day: [ opens the latest announcement, D a "
+                              "date.")
+        current = today + timedelta(days=1)
+    if not store.available:
+        return Move(None, "No database: days cannot be looked up.", "error")
+    base = base_request(session)
+    target = daynav.neighbour(store.papers, base.feed_key, current, by, today,
+                              offline=base.offline)
+    if target.day is None:
+        return Move(None, target.notice or "No other announcement day.")
+    fetch_today = target.day == today and not target.cached
+    return Move(replace(base, date=None if fetch_today else target.day, step=by), target.notice)
+
+
+def jump(store: Store, session: Session, text: str) -> Move:
+    """The announcement of a typed date (`D`: YYYY-MM-DD, today, yesterday; see
+    `daynav.parse_jump`)."""
+    today = eastern_today()
+    try:
+        day, notice = daynav.parse_jump(text, today)
+    except ValueError as exc:
+        return Move(None, str(exc), "error")
+    base = base_request(session)
+    cached = bool(store.papers.cached_days(base.feed_key, day, day))
+    if not cached and base.offline:
+        return Move(None, f"Offline: the {day.isoformat()} announcement is not cached.")
+    if not cached and store.papers.empty_days(base.feed_key, day, day):
+        return Move(None, f"arXiv announced nothing on {day.isoformat()} (a holiday).")
+    return Move(replace(base, date=None if day == today and not cached else day), notice)

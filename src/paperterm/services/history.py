@@ -8,12 +8,15 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from paperterm.day.repeats import repeats
-from paperterm.sources.revisions import revisions
+from paperterm.sources.revisions import Op, diff_summary, revisions
 
 if TYPE_CHECKING:
     from paperterm.day.listing import Entry
     from paperterm.models import Day
     from paperterm.store import Store
+
+# how a revision is shown (the preview's word diff and its one-line summary)
+__all__ = ["Op", "diff_summary", "mark_history"]
 
 
 def mark_history(store: Store, by_id: Mapping[str, Entry], day: Day,

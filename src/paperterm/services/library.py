@@ -1,6 +1,7 @@
 """The library across days, as the reader (`F`, `L`, `m`) and the CLI (`paperterm search`)
 show it: search, starred and similar papers, each with the paper's one shown score
-(`services.scores`), never an old cached score of another model."""
+(`day.scores`), never an old cached score of another model. What a query may be, and the
+markers around the words a hit matched, are named here for the reader."""
 
 from __future__ import annotations
 
@@ -10,10 +11,21 @@ from typing import TYPE_CHECKING
 from paperterm.day.scores import ShownScore, shown_scores
 from paperterm.models import Topic
 from paperterm.settings import ScoringSettings
+from paperterm.store import SearchHit, Selection
+from paperterm.store.fts import HIT_CLOSE, HIT_OPEN, QueryTooLarge, SearchFailed, match_expression
 from paperterm.text.hygiene import cut
 
 if TYPE_CHECKING:
-    from paperterm.store import SearchHit, Selection, Store
+    from paperterm.store import Store, StoreFactory
+
+__all__ = ["HIT_CLOSE", "HIT_OPEN", "QueryTooLarge", "SearchFailed", "SearchHit", "revised_from",
+           "search", "search_at", "searchable", "similar", "starred", "with_scores"]
+
+
+def searchable(query: str) -> bool:
+    """Whether `query` holds anything to search for (not only quotes, brackets and
+    operators). Raises `QueryTooLarge` for one over the caps (its message is for the user)."""
+    return match_expression(query) is not None
 
 
 def with_scores(store: Store, hits: list[SearchHit], topic: Topic | None,
@@ -30,11 +42,24 @@ def with_scores(store: Store, hits: list[SearchHit], topic: Topic | None,
 def search(store: Store, query: str, topic: Topic | None, settings: ScoringSettings, *,
            limit: int = 50, sel: Selection | None = None,
            ) -> tuple[list[SearchHit], dict[str, ShownScore]]:
-    """Cached papers matching `query`, best match first, with their shown scores."""
-    from paperterm.store import Selection
-
+    """Cached papers matching `query`, best match first, with their shown scores; raises
+    `SearchFailed` when the index refuses the query (never "no results")."""
     hits = store.library.search(query, limit=limit, sel=sel or Selection())
     return with_scores(store, hits, topic, settings)
+
+
+def search_at(open_store: StoreFactory, query: str, topic: Topic,
+              settings: ScoringSettings, *, limit: int = 50,
+              ) -> tuple[list[SearchHit], dict[str, ShownScore]]:
+    """`search` on a store of the calling thread's own (a worker's), closed after; a
+    database that cannot be opened finds nothing."""
+    from paperterm.store import open_or_unavailable
+
+    store = open_or_unavailable(open_store)
+    try:
+        return search(store, query, topic, settings, limit=limit)
+    finally:
+        store.close()
 
 
 def similar(store: Store, paper_id: str, topic: Topic, settings: ScoringSettings, *,
@@ -53,8 +78,6 @@ def starred(store: Store, topic: Topic | None, settings: ScoringSettings, *,
     `since`: announced on or after that day; `starred_since`: starred on or after that day
     (stars from before starring was timed: when first read); `given_under`: only stars
     given under that topic's name."""
-    from paperterm.store import SearchHit, Selection
-
     found = store.library.library_papers(Selection(starred=True, since=since,
                                                    starred_since=starred_since))
     if given_under is not None:

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from paperterm.models import Paper, Topic
-from paperterm.scoring.types import RunSummary, Score
+from paperterm.scoring.types import RunSummary, Score  # the reader names them from here
 from paperterm.settings import ScoringSettings
 
 if TYPE_CHECKING:
-    from paperterm.store import StoreFactory
+    from paperterm.store import Store, StoreFactory
 
 
 @dataclass(frozen=True)
@@ -85,6 +85,24 @@ def score_day(papers: Sequence[Paper], topic: Topic, settings: ScoringSettings, 
         return None
     on_event(ScoringFinished(summary))
     return summary
+
+
+def cached_scores(store: Store, papers: Sequence[Paper], topic: Topic,
+                  settings: ScoringSettings) -> dict[str, Score]:
+    """Paper id -> the configured model's cached score for `topic` (status "cached"), for
+    the papers it already scored: shown at once, never asked again (unless forced)."""
+    import paperterm.scoring as engine  # looked up when called (the engine loads lazily)
+
+    return engine.cached_scores(store.scores, papers, topic, settings)
+
+
+def missing_key(settings: ScoringSettings) -> str | None:
+    """What stops a run before it starts when the model's hosted provider has no API key
+    set (said at once: litellm is never imported for nothing); None: the run may go."""
+    from paperterm.scoring.apikeys import key_stop
+
+    stop = key_stop(settings.model, settings.api_base, extra=settings.model_options.extra)
+    return None if stop is None else stop.text
 
 
 def one_per_paper(papers: Sequence[Paper], scores: dict[str, Score]) -> list[Score]:

@@ -29,8 +29,7 @@ from textual.widgets import Input
 
 from paperterm.day.session import Session
 from paperterm.models import Topic
-from paperterm.scoring.ranking_process import RankingProcess
-from paperterm.scoring.ranking_process import wanted as ranking_wanted
+from paperterm.services.ranking import RankingProcess, ranking_wanted
 from paperterm.settings.reader_state import remember_theme
 from paperterm.tui.bindings import effective_keys, keymap_problems
 from paperterm.tui.commands import PapertermCommands
@@ -55,7 +54,7 @@ if TYPE_CHECKING:
 
     from paperterm.day.marks import MarkChange
     from paperterm.services.marks import MarksService
-    from paperterm.store import Store
+    from paperterm.services.storage import Store
 
 
 TEACHES = frozenset({"starred", "saved", "dismissed"})  # marks the local ranking learns from
@@ -142,7 +141,7 @@ class PapertermApp(App[int], inherit_bindings=False):
             self.set_keymap(self.keymap)
         if self.session.pending is not None:
             if self.session.day.source != "loading":  # the cached day shows meanwhile
-                from paperterm.sources.loader import loading_label
+                from paperterm.services.days import loading_label
 
                 self.say(loading_label(self.session.pending).replace("loading", "Re-fetching",
                                                                      1))
@@ -269,17 +268,15 @@ class PapertermApp(App[int], inherit_bindings=False):
     def _open_store(self) -> None:
         """Open the store and the marks service over it (for the session's topic; its
         writes wait behind another program's lock, `write_store`)."""
+        from paperterm.services import storage
         from paperterm.services.marks import MarksService
-        from paperterm.store import Store, StoreError
 
-        try:
-            self.store = Store.open(self.session.db_path)
-        except (StoreError, OSError) as exc:
-            self.store = Store.unavailable(str(exc))
-            self.startup_notices.append((f"{exc} Stars and seen marks will not be kept.", "error"))
-        else:
-            if self.store.notice:
-                self.startup_notices.append((self.store.notice, "warning"))
+        self.store, problem = storage.open_database(self.session.db_path)
+        if problem is not None:
+            self.startup_notices.append((f"{problem} Stars and seen marks will not be kept.",
+                                         "error"))
+        elif self.store.notice:
+            self.startup_notices.append((self.store.notice, "warning"))
         self.marks = MarksService(self.store, self.session.topic.name, write=self.write_store)
         self.marks.subscribe(self.apply_marks)
 
@@ -313,14 +310,14 @@ class PapertermApp(App[int], inherit_bindings=False):
 
     def drop_store(self, problem: str = "the database went away") -> None:
         """The database went away: carry on without it (marks are no longer kept)."""
-        from paperterm.store import Store
+        from paperterm.services.storage import unavailable
 
-        self.store = Store.unavailable(problem)
+        self.store = unavailable(problem)
         self.marks.store = self.store  # it reads what it shows from the stand-in now
 
     def on_unmount(self) -> None:
         from paperterm.services.marks import MarksService
-        from paperterm.store import Store
+        from paperterm.services.storage import unavailable
 
         self._stop_ranking()
         self.store_watch.stop()
@@ -334,7 +331,7 @@ class PapertermApp(App[int], inherit_bindings=False):
         # a day screen closing late (its day replaced as `q` came) writes to nothing, not
         # through the app's writes to the closed store (kept closed: `app.store.closed`)
         if getattr(self, "marks", None) is not None:  # none when the app failed to start
-            self.marks = MarksService(Store.unavailable("the reader has closed"),
+            self.marks = MarksService(unavailable("the reader has closed"),
                                       self.marks.topic)
 
     # -- app-wide actions -----------------------------------------------------------------

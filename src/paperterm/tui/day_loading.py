@@ -77,7 +77,7 @@ class DayLoader:
 
     def refresh_day(self) -> None:
         """R: fetch today's announcement again (in the background; the list stays usable)."""
-        from paperterm.sources.loader import loading_label
+        from paperterm.services.days import loading_label
 
         req = self.session.request
         if self.session.pending is not None:
@@ -98,7 +98,7 @@ class DayLoader:
     def reload_for_topic(self, topic: Topic) -> bool:
         """A topic read on other categories: load the shown day for them in the background
         (the list stays usable meanwhile) and score it for `topic`. False: the day stays."""
-        from paperterm.sources.loader import loading_label
+        from paperterm.services.days import loading_label
         from paperterm.tui.topic_day import reload_for_topic
 
         req = reload_for_topic(self.session, topic)

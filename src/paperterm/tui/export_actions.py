@@ -42,9 +42,8 @@ def export_as(papers: Sequence[Paper], fmt: str, data_dir: Path, key_pattern: st
             directory = data_dir / "notes"
             result = write_notes(papers, directory, key_pattern)
             kept = f", {len(result.kept)} already there (kept)" if result.kept else ""
-            from paperterm.scoring.halt import count
-
-            return ExportOutcome(f"{count(len(result.written), 'note')} written to "
+            written = len(result.written)
+            return ExportOutcome(f"{written} note{'s' * (written != 1)} written to "
                                  f"{directory}{kept}",
                                  directory)
         stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now))

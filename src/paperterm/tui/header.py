@@ -13,7 +13,7 @@ from rich.text import Text
 from textual.reactive import reactive
 
 from paperterm.day.listing import PROVISIONAL, SORT_LABELS, sort_arrow
-from paperterm.scoring.types import RunSummary
+from paperterm.services.scoring import RunSummary
 from paperterm.tui.notices import NoticeLine
 from paperterm.tui.text import one_line
 

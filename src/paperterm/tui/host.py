@@ -12,9 +12,9 @@ if TYPE_CHECKING:
 
     from paperterm.day.session import Session
     from paperterm.models import Topic
-    from paperterm.scoring.ranking_process import RankingProcess
     from paperterm.services.marks import MarksService
-    from paperterm.store import Store
+    from paperterm.services.ranking import RankingProcess
+    from paperterm.services.storage import Store
     from paperterm.tui.store_writes import Op
 
 

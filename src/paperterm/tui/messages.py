@@ -21,9 +21,9 @@ if TYPE_CHECKING:
     from paperterm.day.listing import Entry
     from paperterm.day.scores import ShownScore
     from paperterm.models import Day, Topic
-    from paperterm.scoring.types import RunSummary, Score
-    from paperterm.sources.loader import LoadRequest
-    from paperterm.store import SearchHit
+    from paperterm.services.days import LoadRequest
+    from paperterm.services.library import SearchHit
+    from paperterm.services.scoring import RunSummary, Score
     from paperterm.tui.zotero_actions import ZoteroOutcome
 
     Job = Worker[Any] | threading.Thread

@@ -19,7 +19,7 @@ from paperterm.tui.text import clean, one_line, safe, tex
 from paperterm.tui.themes import contrast
 
 if TYPE_CHECKING:
-    from paperterm.sources.revisions import Op
+    from paperterm.services.history import Op
 
 COLLAPSED_LINES = 4
 SEARCH_MATCH = "reverse"  # words the text filter matched (readable in every theme)
@@ -266,7 +266,7 @@ class Preview(VerticalScroll, can_focus=True):
         if e.repeat is not None:
             out.append(one_line(e.repeat.note) + "\n", style="dim")
         if rev is not None:
-            from paperterm.sources.revisions import diff_summary  # (a revision made it imported)
+            from paperterm.services.history import diff_summary  # (a revision made it imported)
 
             out.append(f"revised {rev.label}", style="bold")
             how = ("" if rev.diff_too_large  # (said in the summary: the new text shown)

@@ -9,11 +9,9 @@ engine and litellm imported. Each opens its own store (one per thread).
 from __future__ import annotations
 
 import threading
-from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from paperterm.models import Paper, Topic
-from paperterm.scoring.types import Score
 from paperterm.settings import ScoringSettings
 from paperterm.tui.messages import (
     LocalScores,
@@ -27,10 +25,9 @@ from paperterm.tui.messages import (
 from paperterm.tui.workers import Job, Target, current_job, post
 
 if TYPE_CHECKING:
-    from paperterm.scoring.local.unsure import UnsureQueue
-    from paperterm.scoring.ranking_process import RankingProcess
+    from paperterm.services.ranking import LocalRanking
     from paperterm.services.scoring import ScoringEvent
-    from paperterm.store import StoreFactory
+    from paperterm.services.storage import StoreFactory
 
 
 def score_in_thread(
@@ -77,66 +74,7 @@ def _as_message(worker: Job, event: ScoringEvent) -> ScoringMessage:
     return ScoringFailed(worker, event.error)
 
 
-# -- local rankings ---------------------------------------------------------------------
-
-
-class LocalRanking(NamedTuple):
-    """Where a local ranking runs: `process` (the reader's ranking process, over the database
-    at `db_path`), else, or when that process fails, in the worker thread over a store from
-    `open_store`."""
-
-    process: RankingProcess | None
-    db_path: Path
-    open_store: StoreFactory
-
-    def rank(self, papers: list[Paper], topic: Topic, label: str,
-             keywords_only: bool) -> tuple[list[Score] | None, str]:
-        """The scores, and a notice when the ranking process failed (ranked here instead)."""
-        from paperterm.scoring.ranking_process import RankingProcessFailed
-
-        notice = ""
-        if self.process is not None and self.process.usable:
-            try:
-                return self.process.rank(self.db_path, papers, topic, day=label,
-                                         keywords_only=keywords_only), ""
-            except RankingProcessFailed as exc:
-                if self.process.closed:  # the reader is closing: nothing more to rank
-                    return None, ""
-                notice = (f"Local ranking: {exc}; ranking in the reader instead (keys may "
-                          "lag meanwhile).")
-        return self._in_thread(papers, topic, label, keywords_only), notice
-
-    def unsure(self, papers: list[Paper], topic: Topic, label: str, ranked: list[str],
-               exclude: frozenset[str]) -> tuple[UnsureQueue, str]:
-        """The unsure queue (scoring.local.unsure), and a notice when the ranking process
-        failed (found here instead)."""
-        from paperterm.scoring.local.unsure import unsure_papers
-        from paperterm.scoring.ranking_process import RankingProcessFailed
-        from paperterm.store import open_or_unavailable
-
-        notice = ""
-        if self.process is not None and self.process.usable:
-            try:
-                return self.process.unsure(self.db_path, papers, topic, day=label,
-                                           ranked=ranked, exclude=exclude), ""
-            except RankingProcessFailed as exc:
-                notice = f"Unsure queue: {exc}; worked out in the reader instead."
-        store = open_or_unavailable(self.open_store)
-        try:
-            return unsure_papers(store, papers, topic, ranked, exclude=exclude), notice
-        finally:
-            store.close()
-
-    def _in_thread(self, papers: list[Paper], topic: Topic, label: str,
-                   keywords_only: bool) -> list[Score] | None:
-        from paperterm.scoring.local import rank_locally
-        from paperterm.store import open_or_unavailable
-
-        store = open_or_unavailable(self.open_store)  # none: no cache, the scores still come
-        try:
-            return rank_locally(store, papers, topic, day=label, keywords_only=keywords_only)
-        finally:
-            store.close()
+# -- local rankings (where each runs: `services.ranking.LocalRanking`) -------------------
 
 
 def rank_in_thread(target: Target, papers: list[Paper], topic: Topic, where: LocalRanking,

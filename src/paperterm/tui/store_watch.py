@@ -15,7 +15,7 @@ from paperterm.tui.messages import StoreChanged
 from paperterm.tui.workers import Target, post
 
 if TYPE_CHECKING:
-    from paperterm.store import Store, StoreFactory
+    from paperterm.services.storage import Store, StoreFactory
 
 INTERVAL = 0.5  # seconds between two looks: a change shows within a second
 
@@ -40,7 +40,7 @@ class StoreWatch:
         self._stop.set()
 
     def _run(self) -> None:
-        from paperterm.store import open_or_unavailable
+        from paperterm.services.storage import open_or_unavailable
 
         store = open_or_unavailable(self.open_store)
         if not store.available:
@@ -59,7 +59,6 @@ class StoreWatch:
 
     @staticmethod
     def _version(store: Store) -> int | None:
-        try:
-            return store.db.data_version()
-        except Exception:  # busy, or the file went away: looked at again next time
-            return None
+        from paperterm.services.storage import data_version
+
+        return data_version(store)  # None: busy, or the file went away; looked at again

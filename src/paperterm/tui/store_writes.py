@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from paperterm.store import Store, is_busy
+from paperterm.services.storage import Store, is_busy
 
 Op = Callable[[Store], None]
 

@@ -10,7 +10,7 @@ from paperterm.day.session import Session
 from paperterm.models import Topic
 
 if TYPE_CHECKING:
-    from paperterm.sources.loader import LoadRequest
+    from paperterm.services.days import LoadRequest
 
 
 def topic_categories(session: Session, topic: Topic) -> list[str]:

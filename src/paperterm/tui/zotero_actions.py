@@ -11,7 +11,7 @@ from paperterm.models import Paper
 from paperterm.settings.config import ZoteroConfig
 
 if TYPE_CHECKING:
-    from paperterm.store import StoreFactory
+    from paperterm.services.storage import StoreFactory
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,7 @@ def send_to_zotero(papers: Sequence[Paper], cfg: ZoteroConfig,
     """Send `papers` where `[zotero]` says, but those sent there before (recorded in the
     database `open_store` opens); never raises (a failure is the outcome)."""
     from paperterm.outputs.zotero import PartlySaved, ZoteroError, send_new_papers
-    from paperterm.store import open_or_unavailable
+    from paperterm.services.storage import open_or_unavailable
 
     store = open_or_unavailable(open_store)  # no database: no record this time, all are sent
     try:

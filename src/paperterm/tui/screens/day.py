@@ -29,7 +29,7 @@ from paperterm.day.listing import Entry, FilterState
 from paperterm.day.model import DayChange, DayModel
 from paperterm.day.session import Session
 from paperterm.models import Topic
-from paperterm.scoring.types import RunSummary
+from paperterm.services.scoring import RunSummary
 from paperterm.text.textsearch import keyword_terms
 from paperterm.tui.bindings import APP_KEYS, bindings
 from paperterm.tui.footer import FittingFooter

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import replace
-from datetime import date, timedelta
+from datetime import date
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import ComposeResult
@@ -18,30 +18,16 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Label
 
-from paperterm.sources import daynav
-from paperterm.sources.calendar import eastern_today
+from paperterm.services import days
 from paperterm.tui.messages import DayFetched, DayFetchFailed
 from paperterm.tui.screens.day_view import DayController
 from paperterm.tui.workers import Target, current_job, post
 
 if TYPE_CHECKING:
-    from paperterm.day.session import Session
     from paperterm.models import Day
-    from paperterm.sources.loader import LoadRequest
-    from paperterm.store import StoreFactory
+    from paperterm.services.days import LoadRequest
+    from paperterm.services.storage import StoreFactory
     from paperterm.tui.screens.day_view import DayView
-
-
-def base_request(session: Session) -> LoadRequest:
-    """What the session loads from, reduced to its feed (categories, types, offline)."""
-    from paperterm.sources.loader import LoadRequest
-
-    req = session.request
-    if req is None:
-        req = LoadRequest(categories=list(session.config.categories),
-                          announce_types=list(session.config.announce_types))
-    return replace(req, feed=None, date=None, query=None, sample=False, since=None,
-                   refresh=False, step=0)
 
 
 class JumpDialog(ModalScreen[str | None]):
@@ -94,63 +80,28 @@ class DayNavigation(DayController):
         self.view.app.push_screen(JumpDialog(), chosen)
 
     def this_week(self) -> None:
-        base = base_request(self.session)
-        self.open_day(replace(base, since=daynav.week_start(eastern_today())))
+        self.open_day(days.this_week(self.session))
 
     # -- where to go ------------------------------------------------------------------------
 
     def _step(self, step: int) -> None:
-        reader = self.view.reader
-        store = reader.store
-        today = eastern_today()
-        current = self.session.day.day
-        if current is None:  # a search or a multi-day view: [ goes to the latest day
-            if step > 0:
-                reader.say("This view is not one day: [ opens the latest announcement, D a "
-                           "date.", "warning")
-                return
-            current = today + timedelta(days=1)
-        if not store.available:
-            reader.say("No database: days cannot be looked up.", "error")
-            return
-        base = base_request(self.session)
-        target = daynav.neighbour(store.papers, base.feed_key, current, step, today,
-                                  offline=base.offline)
-        if target.day is None:
-            reader.say(target.notice or "No other announcement day.", "warning")
-            return
-        fetch_today = target.day == today and not target.cached
-        self.open_day(replace(base, date=None if fetch_today else target.day, step=step),
-                      target.notice)
+        self._go(days.step(self.view.reader.store, self.session, step))
 
     def jump_to(self, text: str) -> None:
-        """Open the announcement of a typed date (see daynav.parse_jump)."""
-        reader = self.view.reader
-        store = reader.store
-        today = eastern_today()
-        try:
-            day, notice = daynav.parse_jump(text, today)
-        except ValueError as exc:
-            reader.say(str(exc), "error")
+        """Open the announcement of a typed date (see `services.days.jump`)."""
+        self._go(days.jump(self.view.reader.store, self.session, text))
+
+    def _go(self, move: days.Move) -> None:
+        if move.request is None:
+            self.view.reader.say(move.notice or "", move.severity)
             return
-        base = base_request(self.session)
-        cached = bool(store.papers.cached_days(base.feed_key, day, day))
-        if not cached and base.offline:
-            reader.say(f"Offline: the {day.isoformat()} announcement is not cached.", "warning")
-            return
-        if not cached and store.papers.empty_days(base.feed_key, day, day):
-            reader.say(f"arXiv announced nothing on {day.isoformat()} (a holiday).", "warning")
-            return
-        self.open_day(replace(base, date=None if day == today and not cached else day), notice)
+        self.open_day(move.request, move.notice)
 
     # -- opening a day ----------------------------------------------------------------------
 
     def open_day(self, req: LoadRequest, notice: str | None = None) -> None:
         """Show the day `req` loads: at once from the cache, else fetched in the background
         (the load-a-day service, `services.days`)."""
-        from paperterm.services import days
-        from paperterm.sources import loader
-
         reader = self.view.reader
         if reader.session.pending is not None:
             # a fetch under way (today's, hanging, say) gives way to the day asked for now
@@ -163,14 +114,14 @@ class DayNavigation(DayController):
         if store.available:
             try:
                 day = days.cached_day(req, store)
-            except (loader.LoadError, OSError) as exc:
+            except (days.LoadError, OSError) as exc:
                 reader.say(str(exc), "error")
                 return
             if day is not None:
                 self._show(req, day, notice)
                 return
         reader.session = replace(reader.session, pending=req)
-        reader.say(loader.loading_label(req), timeout=5)
+        reader.say(days.loading_label(req), timeout=5)
         self._thread = fetch_in_thread(self.view, req, reader.session.open_store, notice)
 
     def fetched(self, message: DayFetched) -> None:
@@ -215,8 +166,8 @@ def _empty_week(since: date, notices: list[str | None]) -> str:
     "Nothing this week:", and that the day shown stays (it repeated "no papers since ..."
     in its own words before the loader's)."""
     said = [n for n in dict.fromkeys(notices) if n]
-    if not any(n.startswith(daynav.NOTHING_SINCE) for n in said):
-        said.append(f"{daynav.NOTHING_SINCE} {since.isoformat()}.")
+    if not any(n.startswith(days.NOTHING_SINCE) for n in said):
+        said.append(f"{days.NOTHING_SINCE} {since.isoformat()}.")
     return f"Nothing this week: {' '.join(said)} The day shown stays."
 
 
@@ -225,8 +176,6 @@ def fetch_in_thread(target: Target, req: LoadRequest, open_store: StoreFactory,
     """Load the day `req` asks for on a daemon thread (the load-a-day service's `fetch_day`,
     its own store; `q` never waits for a hanging network) and post the outcome to `target`
     as a message of that thread, which is returned."""
-    from paperterm.services import days
-
     def report(event: days.DayEvent) -> None:  # in the thread
         job = current_job()
         if isinstance(event, days.DayLoaded):

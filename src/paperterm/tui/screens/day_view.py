@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from paperterm.day.model import DayModel
     from paperterm.day.session import Session
     from paperterm.models import Topic
-    from paperterm.scoring.types import RunSummary
+    from paperterm.services.scoring import RunSummary
     from paperterm.tui.host import Reader
     from paperterm.tui.paper_list import PaperTable
     from paperterm.tui.preview import Preview

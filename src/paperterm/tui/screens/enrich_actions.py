@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
     from paperterm.day.session import Session
     from paperterm.models import Paper
-    from paperterm.store import Store
+    from paperterm.services.storage import Store
     from paperterm.tui.screens.day_view import DayView
 
 

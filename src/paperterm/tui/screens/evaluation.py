@@ -22,7 +22,7 @@ from paperterm.tui.workers import current_job, post
 if TYPE_CHECKING:
     from textual.worker import Worker
 
-    from paperterm.sources.loader import LoadRequest
+    from paperterm.services.days import LoadRequest
 
 TITLE = "Evaluate ranking: how each scorer ranks your picks"
 
@@ -69,11 +69,9 @@ class EvaluationScreen(ModalScreen[None]):
                                        thread=True, exit_on_error=False)
 
     def _request(self) -> LoadRequest:
-        from paperterm.sources.loader import LoadRequest
+        from paperterm.services.days import session_request
 
-        s = self.session
-        return s.request or LoadRequest(list(s.topic.categories or s.config.categories),
-                                        list(s.config.announce_types))
+        return session_request(self.session, topic_categories=True)
 
     def _evaluate(self) -> None:
         """Worker thread: never raises; the lines go to the screen."""

@@ -28,15 +28,15 @@ from textual.widgets.option_list import Option
 from paperterm.day.marks import MarkChange
 from paperterm.day.scores import ShownScore, score_text
 from paperterm.models import Topic
-from paperterm.settings import ScoringSettings
-from paperterm.store import SearchHit, StoreFactory, open_or_unavailable
-from paperterm.store.fts import (
+from paperterm.services.library import (
     HIT_CLOSE,
     HIT_OPEN,
     QueryTooLarge,
     SearchFailed,
-    match_expression,
+    SearchHit,
+    searchable,
 )
+from paperterm.settings import ScoringSettings
 from paperterm.text.hygiene import clean_line
 from paperterm.tui.bib_actions import BibOptions, bibtex_clipping, save_papers
 from paperterm.tui.footer import FittingFooter
@@ -49,6 +49,8 @@ from paperterm.tui.workers import Target, current_job, post
 if TYPE_CHECKING:
     from textual.timer import Timer
     from textual.worker import Worker
+
+    from paperterm.services.storage import StoreFactory
 
 LIMIT = 200  # results shown
 # seconds without a keystroke before the box's query runs (at 0.06 s, results shown between
@@ -66,11 +68,7 @@ def search_in_thread(target: Target, query: str, open_store: StoreFactory, topic
     shown: dict[str, ShownScore] = {}
     error = ""
     try:  # whatever happens, the screen hears back: it runs no other search until then
-        store = open_or_unavailable(open_store)
-        try:
-            hits, shown = library.search(store, query, topic, settings, limit=LIMIT)
-        finally:
-            store.close()
+        hits, shown = library.search_at(open_store, query, topic, settings, limit=LIMIT)
     except SearchFailed as exc:  # the index refused the query: said, not "no results"
         hits, shown, error = [], {}, str(exc)
     except Exception:  # a store gone bad meanwhile: no results, the box stays usable
@@ -230,7 +228,7 @@ class LibraryScreen(Screen[None]):
         if self._query is not None or query == self._found_for:
             return
         try:
-            nothing = match_expression(query) is None
+            nothing = not searchable(query)
         except QueryTooLarge as exc:  # said, never a crash nor a silent "no results"
             self._found_for = query
             self.show_results([], {})
@@ -299,7 +297,7 @@ class LibraryScreen(Screen[None]):
         if h is None:
             if self.mode == "starred":
                 said = "Nothing starred yet: * stars a paper."
-            elif self.mode == "search" and match_expression(self.query_text) is None:
+            elif self.mode == "search" and not searchable(self.query_text):
                 said = ("Type to search every cached paper: words, \"a phrase\", prefix*, "
                         "-word, author:, tag:")  # nothing asked yet: nothing failed to match
             else:

@@ -14,7 +14,7 @@ from paperterm.day.marks import MarkChange
 if TYPE_CHECKING:
     from textual.screen import Screen
 
-    from paperterm.store import SearchHit
+    from paperterm.services.library import SearchHit
     from paperterm.tui.screens.day_view import DayView
 
 
@@ -73,8 +73,7 @@ class LibraryActions:
     def open_day(self, hit: SearchHit) -> None:
         """Show the day a library result belongs to, the cursor on it, above the results
         (esc goes back to them); from the cache, never the network."""
-        from paperterm.services.days import day_of_paper
-        from paperterm.tui.screens.day_nav import base_request
+        from paperterm.services.days import base_request, day_of_paper
 
         reader = self.view.reader
         if not reader.store.available:

@@ -18,8 +18,8 @@ from paperterm.tui.screens.day_view import DayController
 from paperterm.tui.workers import Target, current_job, post
 
 if TYPE_CHECKING:
+    from paperterm.services.storage import StoreFactory
     from paperterm.settings.config import ZoteroConfig
-    from paperterm.store import StoreFactory
     from paperterm.tui.bib_actions import BibOptions
     from paperterm.tui.screens.day_view import DayView
     from paperterm.tui.screens.scoring import ScoringController

@@ -23,7 +23,8 @@ from paperterm.day.score_states import (
     set_scores,
 )
 from paperterm.models import Paper, Topic
-from paperterm.scoring.types import Score
+from paperterm.services import ranking
+from paperterm.services.scoring import Score
 from paperterm.settings.reader_state import count_hint, hint_due
 from paperterm.tui.messages import (
     LocalScores,
@@ -33,7 +34,6 @@ from paperterm.tui.messages import (
     ScoringProgress,
 )
 from paperterm.tui.scoring_worker import (
-    LocalRanking,
     provisional_in_thread,
     rank_in_thread,
     score_in_thread,
@@ -81,10 +81,8 @@ class ScoringController(DayController):
             self.score_locally(hint=True)
 
     def score_locally(self, *, hint: bool) -> None:
-        """Local scores: the day's cached blend (`cached_ranking`); else keyword scores (cached,
-        or computed now for a small day) and the blend from a worker thread."""
-        from paperterm.scoring.local import cached_ranking, rank_locally
-
+        """Local scores: the day's cached blend (`ranking.cached_blend`); else keyword scores
+        (cached, or computed now for a small day) and the blend from a worker thread."""
         reader, model = self.view.reader, self.model
         # on the first starts only; once per run (a loading or cached day's screen comes first)
         if hint and "llm" not in reader.hints_given and hint_due("llm"):
@@ -94,7 +92,7 @@ class ScoringController(DayController):
                                  exit_on_error=False)
         papers = [e.paper for e in model.entries]
         store, label, topic = reader.store, self.session.day.label, self.view.topic
-        scores, current = cached_ranking(store, papers, topic, label)
+        scores, current = ranking.cached_blend(store, papers, topic, label)
         if scores is not None:  # not current: shown until the worker has ranked it again
             set_scores(model.by_id, scores, "local")
             model.scorer_label = "local scorer" if current else "local scorer (ranking…)"
@@ -102,7 +100,7 @@ class ScoringController(DayController):
                 self.view.call_after_refresh(self.relearn)
             return
         small = len(papers) <= self.INLINE_LOCAL_MAX
-        scores = rank_locally(store, papers, topic, day=label, keywords_only=True, compute=small)
+        scores = ranking.keyword_scores(store, papers, topic, label, compute=small)
         if scores is not None:
             set_scores(model.by_id, scores, "local")
             model.scorer_label = "local scorer"
@@ -123,9 +121,9 @@ class ScoringController(DayController):
                     self.session.day.label, keywords_first),
             name="ranking", group="ranking", thread=True, exit_on_error=False)
 
-    def _where(self) -> LocalRanking:
+    def _where(self) -> ranking.LocalRanking:
         """The reader's ranking process (over this session's database), else this process."""
-        return LocalRanking(self.view.reader.ranking, self.session.db_path,
+        return ranking.LocalRanking(self.view.reader.ranking, self.session.db_path,
                             self.session.open_store)
 
     def on_local_scores(self, message: LocalScores) -> None:
@@ -170,7 +168,6 @@ class ScoringController(DayController):
         cached; else the keyword ranking now when quick or cached, and the blend from a
         worker laid over it (`_provisional`)."""
         from paperterm.day.scores import stand_in_ranking
-        from paperterm.scoring.local import rank_locally
 
         papers = [e.paper for e in self.model.entries]
         topic, store, label = self.view.topic, self.view.reader.store, self.session.day.label
@@ -178,8 +175,8 @@ class ScoringController(DayController):
         if scores is not None:
             now(topic, scores)
             return
-        scores = rank_locally(store, papers, topic, day=label, keywords_only=True,
-                              compute=len(papers) <= self.INLINE_LOCAL_MAX)
+        scores = ranking.keyword_scores(store, papers, topic, label,
+                                        compute=len(papers) <= self.INLINE_LOCAL_MAX)
         if scores is not None:
             now(topic, scores)
         self._provisional_worker = self.view.run_worker(
@@ -203,10 +200,10 @@ class ScoringController(DayController):
         store = self.view.reader.store
         by_id = self.model.by_id
         if use_cache:
-            from paperterm.scoring import cached_scores
+            from paperterm.services.scoring import cached_scores
 
             try:
-                cached = cached_scores(store.scores, todo, self.view.topic, self.session.settings)
+                cached = cached_scores(store, todo, self.view.topic, self.session.settings)
             except Exception as exc:
                 cached = {}
                 self.view.notices.append((f"score cache unreadable: {exc}", "warning"))
@@ -215,15 +212,13 @@ class ScoringController(DayController):
         self.model.scorer_label = self.session.settings.model
         if not todo or not self.view.autoscore:
             return
-        from paperterm.scoring.apikeys import key_stop
+        from paperterm.services.scoring import missing_key
 
-        settings = self.session.settings
-        stop = key_stop(settings.model, settings.api_base,
-                        extra=settings.model_options.extra)
+        stop = missing_key(self.session.settings)
         if stop is not None:  # said at once: litellm is never imported for nothing
             mark_queued(by_id, todo)
-            fail_queued(self.model.entries, stop.text)
-            self._say(stop.text, "error", timeout=12)
+            fail_queued(self.model.entries, stop)
+            self._say(stop, "error", timeout=12)
             self.rank_provisionally("no API key")
             return
         mark_queued(by_id, todo)
@@ -274,7 +269,7 @@ class ScoringController(DayController):
     def force_rescore(self) -> None:
         """Ask the model again for the shown papers, cached scores ignored (a forced
         rescore: new answers replace the cached ones; the budget still applies)."""
-        from paperterm.scoring.apikeys import key_stop
+        from paperterm.services.scoring import missing_key
 
         settings = self.session.settings
         papers = [e.paper for e in self.model.shown]
@@ -286,10 +281,9 @@ class ScoringController(DayController):
         if self.view.scoring:
             self._say("Scoring is running: force a rescore once it has finished.", "warning")
             return
-        stop = key_stop(settings.model, settings.api_base,
-                        extra=settings.model_options.extra)
+        stop = missing_key(settings)
         if stop is not None:
-            self._say(stop.text, "error", timeout=12)
+            self._say(stop, "error", timeout=12)
             return
         self.view.autoscore = True
         self._say(f"Asking {settings.model} again for {len(papers)} papers "

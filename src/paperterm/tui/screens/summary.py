@@ -86,27 +86,16 @@ class SummaryScreen(ModalScreen[None]):
 
     def _ask(self) -> None:
         """Worker thread: never raises; the outcome goes to the screen."""
-        from paperterm.scoring import ScoringError
-        from paperterm.scoring.summary import summarize_papers
+        from paperterm.services.summaries import summarize_paper
 
-        try:
-            got, run = summarize_papers([self.paper], self.session.settings, self.language,
-                                        open_store=self.session.open_store, cancel=self.cancel)
-        except ScoringError as exc:
-            self._post(None, f"No summary: {exc}", "")
+        got = summarize_paper(self.paper, self.session.settings, self.language,
+                              open_store=self.session.open_store, cancel=self.cancel)
+        if got.text is None:
+            self._post(None, f"No summary: {got.error}", "")
             return
-        except Exception as exc:  # never a traceback in the reader
-            self._post(None, f"No summary: {type(exc).__name__}: {exc}", "")
-            return
-        result = got.get(self.paper.id)
-        if result is None or not result.ok:
-            why = result.error if result is not None else "no result"
-            self._post(None, f"No summary: {why}", "")
-            return
-        cost = "unknown cost" if run.cost is None else f"${run.cost:.4f}"
-        foot = ("cached: no request" if result.status == "cached" else
-                f"{run.total_tokens:,} tokens, {cost}")
-        self._post(result.text, result.text, f"{self.language} · {foot} · esc closes")
+        cost = "unknown cost" if got.cost is None else f"${got.cost:.4f}"
+        foot = "cached: no request" if got.cached else f"{got.tokens:,} tokens, {cost}"
+        self._post(got.text, got.text, f"{self.language} · {foot} · esc closes")
 
     def _post(self, text: str | None, body: str, foot: str) -> None:
         if not self.cancel.is_set():

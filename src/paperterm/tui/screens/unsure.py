@@ -14,8 +14,9 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from paperterm.day.listing import Entry, sort_entries
+from paperterm.services.ranking import LocalRanking
 from paperterm.settings.reader_state import record_unsure_answer, unsure_answers
-from paperterm.tui.scoring_worker import LocalRanking, unsure_in_thread
+from paperterm.tui.scoring_worker import unsure_in_thread
 from paperterm.tui.screens.day_view import DayController
 from paperterm.tui.screens.quick_triage import back_at
 

@@ -1,0 +1,99 @@
+"""The local ranking of a day as the reader asks for it: the day's cached blend, the keyword
+scores (quick, or cached), and the learned blend and the unsure queue from the ranking
+process (`scoring.ranking_process`), or in the calling thread when that process is not
+wanted or fails. Plain Python, no Textual: the reader's scoring controller and its worker
+threads call it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+from paperterm.models import Paper, Topic
+from paperterm.scoring.ranking_process import RankingProcess, RankingProcessFailed
+from paperterm.scoring.ranking_process import wanted as ranking_wanted
+from paperterm.scoring.types import Score
+
+if TYPE_CHECKING:
+    from paperterm.scoring.local.unsure import UnsureQueue
+    from paperterm.store import Store, StoreFactory
+
+__all__ = ["LocalRanking", "RankingProcess", "RankingProcessFailed", "cached_blend",
+           "keyword_scores", "ranking_wanted"]
+
+
+def cached_blend(store: Store, papers: Sequence[Paper], topic: Topic,
+                 day: str) -> tuple[list[Score] | None, bool]:
+    """The day's cached blend and whether it is current (taught what the user taught it
+    now; else the day's newest, shown until the day is ranked again); (None, False) when
+    the day was never blended."""
+    from paperterm.scoring.local import cached_ranking
+
+    return cached_ranking(store, papers, topic, day)
+
+
+def keyword_scores(store: Store, papers: Sequence[Paper], topic: Topic, day: str, *,
+                   compute: bool) -> list[Score] | None:
+    """The day's keyword scores: cached, else worked out now when `compute` (no embedding
+    model is loaded), else None (rank them on a worker: `LocalRanking`)."""
+    from paperterm.scoring.local import rank_locally
+
+    return rank_locally(store, papers, topic, day=day, keywords_only=True, compute=compute)
+
+
+class LocalRanking(NamedTuple):
+    """Where a local ranking runs: `process` (the reader's ranking process, over the database
+    at `db_path`), else, or when that process fails, in the calling thread over a store from
+    `open_store`."""
+
+    process: RankingProcess | None
+    db_path: Path
+    open_store: StoreFactory
+
+    def rank(self, papers: list[Paper], topic: Topic, label: str,
+             keywords_only: bool) -> tuple[list[Score] | None, str]:
+        """The scores, and a notice when the ranking process failed (ranked here instead)."""
+        notice = ""
+        if self.process is not None and self.process.usable:
+            try:
+                return self.process.rank(self.db_path, papers, topic, day=label,
+                                         keywords_only=keywords_only), ""
+            except RankingProcessFailed as exc:
+                if self.process.closed:  # the reader is closing: nothing more to rank
+                    return None, ""
+                notice = (f"Local ranking: {exc}; ranking in the reader instead (keys may "
+                          "lag meanwhile).")
+        return self._in_thread(papers, topic, label, keywords_only), notice
+
+    def unsure(self, papers: list[Paper], topic: Topic, label: str, ranked: list[str],
+               exclude: frozenset[str]) -> tuple[UnsureQueue, str]:
+        """The unsure queue (scoring.local.unsure), and a notice when the ranking process
+        failed (found here instead)."""
+        from paperterm.scoring.local.unsure import unsure_papers
+        from paperterm.store import open_or_unavailable
+
+        notice = ""
+        if self.process is not None and self.process.usable:
+            try:
+                return self.process.unsure(self.db_path, papers, topic, day=label,
+                                           ranked=ranked, exclude=exclude), ""
+            except RankingProcessFailed as exc:
+                notice = f"Unsure queue: {exc}; worked out in the reader instead."
+        store = open_or_unavailable(self.open_store)
+        try:
+            return unsure_papers(store, papers, topic, ranked, exclude=exclude), notice
+        finally:
+            store.close()
+
+    def _in_thread(self, papers: list[Paper], topic: Topic, label: str,
+                   keywords_only: bool) -> list[Score] | None:
+        from paperterm.scoring.local import rank_locally
+        from paperterm.store import open_or_unavailable
+
+        store = open_or_unavailable(self.open_store)  # none: no cache, the scores still come
+        try:
+            return rank_locally(store, papers, topic, day=label, keywords_only=keywords_only)
+        finally:
+            store.close()
