@@ -28,8 +28,8 @@ if TYPE_CHECKING:
 NOTHING_SINCE = daynav.NOTHING_SINCE  # how the loader begins "nothing cached since DAY"
 
 __all__ = ["NOTHING_SINCE", "DayEvent", "DayFailed", "DayLoaded", "LoadError", "LoadRequest",
-           "Move", "Opened", "base_request", "cached_day", "day_of_paper", "fetch_day", "fetch_in_background",
-           "jump", "loading_label", "open_day", "session_request", "step", "this_week"]
+           "Move", "Opened", "base_request", "cached_day", "day_of_paper", "fetch_day",
+           "fetch_in_background", "jump", "loading_label", "open_day", "session_request", "step", "this_week"]
 
 
 class Opened(NamedTuple):
