@@ -29,7 +29,8 @@ NOTHING_SINCE = daynav.NOTHING_SINCE  # how the loader begins "nothing cached si
 
 __all__ = ["NOTHING_SINCE", "DayEvent", "DayFailed", "DayLoaded", "LoadError", "LoadRequest",
            "Move", "Opened", "base_request", "cached_day", "day_of_paper", "fetch_day",
-           "fetch_in_background", "jump", "loading_label", "open_day", "session_request", "step", "this_week"]
+           "fetch_in_background", "jump", "loading_label", "open_day", "session_request",
+           "step", "this_week"]
 
 
 class Opened(NamedTuple):
