@@ -4,6 +4,7 @@ background loads (the first day, `R`, a topic switch; `[`/`]`/`D`/`W`) call."""
 from __future__ import annotations
 
 import threading
+from datetime import date
 
 from paperterm.services import days
 from paperterm.sources.loader import LoadRequest
@@ -19,7 +20,11 @@ def test_a_day_that_needs_the_network_is_left_pending_when_deferred(isolated_hom
     store = Store.open(isolated_home.db)
     try:
         deferred = days.open_day(_req(), store, defer_network=True)
-        assert deferred.pending == _req() and deferred.day.source == "loading"
+        # nothing cached: the bundled sample day shows while today's is fetched (issue 32)
+        assert deferred.pending == _req() and deferred.day.source == "sample"
+        assert deferred.day.notices[0].startswith("showing the bundled sample day")
+        past = days.open_day(_req(date=date(2026, 2, 3)), store, defer_network=True)
+        assert past.pending == _req(date=date(2026, 2, 3)) and past.day.source == "loading"
         assert days.cached_day(_req(), store) is None
         now = days.open_day(_req(), store)  # arXiv unreachable: the loader's fallback
         assert now.pending is None and now.day.source == "sample" and now.day.notices

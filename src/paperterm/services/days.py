@@ -61,8 +61,9 @@ OnDayEvent = Callable[[DayEvent], None]
 
 def open_day(req: LoadRequest, store: Store, *, defer_network: bool = False) -> Opened:
     """The day `req` asks for. With `defer_network`, a day that needs the network is not
-    loaded here: what was fetched earlier today shows meanwhile (else an empty "loading"
-    day), and `pending` says what to fetch. Raises `LoadError` for a request that cannot
+    loaded here: what was fetched earlier today shows meanwhile (else the most recent cached
+    day, else the bundled sample day; an empty "loading" day for a date, a range or a
+    search), and `pending` says what to fetch. Raises `LoadError` for a request that cannot
     be loaded (a broken --feed file)."""
     from paperterm.sources import loader
 

@@ -105,16 +105,22 @@ def loads_without_network(req: LoadRequest, store: Store) -> bool:
 
 def cached_while_fetching(req: LoadRequest, store: Store) -> Day | None:
     """What shows at once while today's announcement is fetched (a new fetch is due, or
-    `--refresh`): the day fetched earlier today, else the most recent cached day, said so;
-    None when nothing is cached (the reader shows the loading screen)."""
+    `--refresh`): the day fetched earlier today, else the most recent cached day, said so,
+    else (nothing cached: a first start) the bundled sample day, said so. None for a request
+    of a file, the sample, a search, a date or a range (the reader shows the loading
+    screen)."""
     if req.feed is not None or req.sample or req.query or req.date or req.since:
         return None
     record = store.papers.fetch_record(req.feed_key, calendar.eastern_today())
     if record is not None and record["day"]:
         return load_day(replace(req, offline=True, refresh=False), store)
     latest = store.papers.latest_day(req.feed_key)
-    if latest is None:
-        return None
+    if latest is None:  # nothing cached: the bundled sample day, said so (issue 32, item 11)
+        sample = _sample(store, None)
+        sample.notices[:] = _for_other_categories(req, [
+            f"showing the bundled sample day, {sample.label}, while today's announcement "
+            "loads"])
+        return _filtered(sample, req.announce_types, store)
     return _filtered(Day(
         store.papers.day_papers(req.feed_key, latest), latest.isoformat(), latest, "cache",
         approximate=store.papers.is_approximate(req.feed_key, latest),
@@ -245,12 +251,18 @@ def _cached_or_sample(req: LoadRequest, store: Store, why: str) -> Day:
                    notices=[f"{why.rstrip('.')}: showing the most recent cached day, "
                             f"{latest.isoformat()}."])
     day = _sample(store, why)
-    if req.categories and set(req.categories) != set(SAMPLE_CATEGORIES):
-        # the sample is cs.LG and cs.AI: never shown as if it were the categories asked for
-        day.notices[:1] = [f"{n.rstrip('.')} (the sample is "
-                           f"{' and '.join(sorted(SAMPLE_CATEGORIES, reverse=True))}"
-                           f", not {'+'.join(req.categories)})." for n in day.notices[:1]]
+    day.notices[:1] = _for_other_categories(req, day.notices[:1])
     return day
+
+
+def _for_other_categories(req: LoadRequest, notices: list[str]) -> list[str]:
+    """`notices` of the sample day shown for `req`: for other categories than the sample's
+    (cs.LG and cs.AI), saying so: never shown as if it were the categories asked for."""
+    if not req.categories or set(req.categories) == set(SAMPLE_CATEGORIES):
+        return notices
+    return [f"{n.rstrip('.')} (the sample is "
+            f"{' and '.join(sorted(SAMPLE_CATEGORIES, reverse=True))}"
+            f", not {'+'.join(req.categories)})." for n in notices]
 
 
 def _today(req: LoadRequest, store: Store) -> Day:

@@ -140,11 +140,12 @@ class PapertermApp(App[int], inherit_bindings=False):
         if self.keymap:
             self.set_keymap(self.keymap)
         if self.session.pending is not None:
-            if self.session.day.source != "loading":  # the cached day shows meanwhile
+            if self.session.day.source != "loading":  # the cached (or sample) day shows
                 from paperterm.services.days import loading_label
 
-                self.say(loading_label(self.session.pending).replace("loading", "Re-fetching",
-                                                                     1))
+                label = loading_label(self.session.pending)
+                self.say(label.replace("loading", "Re-fetching" if self.session.day.source
+                                       == "cache" else "Loading", 1))
             self.loader.start()
 
     def on_day_screen_ready(self, message: DayScreen.Ready) -> None:

@@ -165,7 +165,7 @@ class DayLoader:
             self.reader.switch_marks_topic(topic.name)
         said = set(s.day.notices)  # said when the shown day came
         if topic is None and _same_cached_day(s.day, day):  # the fetch failed: the shown
-            self.reader.session = dataclasses.replace(  # cached day stands, as the user left it
+            self.reader.session = dataclasses.replace(  # day stands, as the user left it
                 s, pending=None, request=s.request if req is None
                 else dataclasses.replace(req, refresh=False))
             for note in dict.fromkeys(day.notices):
@@ -186,6 +186,8 @@ class DayLoader:
 
 
 def _same_cached_day(shown: Day, loaded: Day) -> bool:
-    """Whether a load brought back the cached day already on screen (arXiv failed)."""
-    return (shown.source == loaded.source == "cache" and shown.day == loaded.day
+    """Whether a load brought back the cached day (or the bundled sample day, on a first
+    start) already on screen (arXiv failed)."""
+    return (shown.source == loaded.source and shown.source in ("cache", "sample")
+            and shown.day == loaded.day
             and [p.id for p in shown.papers] == [p.id for p in loaded.papers])
