@@ -2,7 +2,8 @@
 announcement day, weekdays only) and time, each against a small cache of one day:
 
 1. start-up: the reader's first paint on the latest cached day (`paperterm --offline`, in a
-   fresh process, from before `Popen` to the first completed refresh, headless), and
+   fresh process on a pseudo-terminal of its own, 140x45, stdin, stdout and stderr on it as
+   in a terminal emulator; from before `Popen` to the first completed refresh), and
    `paperterm --version`; best of 7 rounds, the two caches taking turns;
 2. a headless `paperterm search --json` against `paperterm --version`;
 3. the query the reader's search box runs in its worker once typing pauses
@@ -39,12 +40,12 @@ WORDS = tuple(re.findall(r"\w+",
     "reinforcement policy vision token pruning distillation"))
 QUERY = '"sparse mixture" routing'
 
-# The real start-up path through cli.main, with the day screen wrapped only to report the
-# moment of its first paint (and how many papers it shows), then exit.
+# The real start-up path through cli.main in a real terminal, with the day screen wrapped
+# only to report the moment of its first paint (and how many papers it shows) to the file
+# named by argv[1] (the terminal is the reader's), then exit.
 CHILD = r"""
 import json, sys, time
 from paperterm.tui.screens.day import DayScreen
-import paperterm.tui.app as tui_app
 
 mount = DayScreen.on_mount
 
@@ -53,20 +54,16 @@ def on_mount(self):
     self.call_after_refresh(report, self)
 
 def report(day):
-    print(json.dumps({"paint": time.time(), "rows": len(day.shown)}), flush=True)
+    with open(sys.argv[1], "w") as out:
+        out.write(json.dumps({"paint": time.time(), "rows": len(day.shown)}))
     day.cancel_scoring()
     day.app.exit(0)
 
 DayScreen.on_mount = on_mount
-
-class Bench(tui_app.PapertermApp):
-    def run(self, *args, **kwargs):
-        return super().run(*args, headless=True, size=(140, 45))
-
-tui_app.PapertermApp = Bench
 from paperterm.cli import main
 sys.exit(main(["--offline"]))
 """
+COLS, ROWS = 140, 45
 
 
 def synthetic(i: int, rng: random.Random) -> Paper:
@@ -115,14 +112,50 @@ def run_once(cmd: list[str], env: dict[str, str]) -> float:
     return time.perf_counter() - t
 
 
+def on_terminal(argv: list[str], env: dict[str, str], timeout: float = 120.0) -> bytes:
+    """Run `argv` on a fresh pseudo-terminal (COLS x ROWS) until it exits; what it drew."""
+    import fcntl
+    import pty
+    import select
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
+    proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave,
+                            env={**env, "TERM": "xterm-256color"}, start_new_session=True,
+                            close_fds=True)
+    os.close(slave)
+    drawn, deadline = b"", time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:  # drain: a full terminal would stall the reader
+            if select.select([master], [], [], 0.05)[0]:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                drawn = (drawn + chunk)[-20_000:]
+            elif proc.poll() is not None:
+                break
+        proc.wait(timeout=max(deadline - time.monotonic(), 1))
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+    return drawn
+
+
 def paint_once(env: dict[str, str]) -> tuple[float, int]:
-    t0 = time.time()
-    proc = subprocess.run([sys.executable, "-c", CHILD], capture_output=True, text=True,
-                          env=env, timeout=120)
-    line = next((ln for ln in proc.stdout.splitlines() if ln.startswith("{")), None)
-    if line is None:
-        raise SystemExit(f"child failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-3000:]}")
-    data = json.loads(line)
+    with tempfile.TemporaryDirectory(prefix="paperterm-paint-") as tmp:
+        report = Path(tmp) / "paint.json"
+        t0 = time.time()
+        drawn = on_terminal([sys.executable, "-c", CHILD, str(report)], env)
+        if not report.exists():
+            raise SystemExit(f"child failed:\n{drawn[-3000:].decode('utf-8', 'replace')}")
+        data = json.loads(report.read_text())
     return data["paint"] - t0, data["rows"]
 
 

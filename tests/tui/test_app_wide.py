@@ -75,7 +75,7 @@ async def test_startup_notices_come_in_order(make_session, make_app, probe, size
         said = p.notices()
         assert said[0] == "from the day" and said[1] == "from the session"
         assert "unknown action 'nonsense'" in said[2]
-        assert said[3].startswith("Ranked offline by the local ranking")
+        assert said[3].startswith("For LLM scoring: --model")
 
 
 async def test_an_unusable_database_is_a_notice_and_the_reader_still_works(
@@ -242,6 +242,6 @@ async def test_the_llm_hint_shows_on_the_first_starts_only(make_session, make_ap
             p = probe(app)
             await until(pilot, lambda ws=app.workers: all(  # the count is written
                 w.is_finished for w in ws if w.name == "hint"))
-            shown.append(any(n.startswith("Ranked offline by the local ranking")
+            shown.append(any(n.startswith("For LLM scoring: --model")
                              for n in p.notices()))
     assert shown == [True] * HINT_STARTS + [False, False]

@@ -233,7 +233,7 @@ async def test_the_llm_hint_is_given_once_when_the_fetched_day_follows_the_loadi
         await until(pilot, lambda: len(p.shown) == 244, seconds=15)
         await until(pilot, lambda ws=app.workers: all(
             w.is_finished for w in ws if w.name == "hint"))
-        hints = [n for n in p.notices() if n.startswith("Ranked offline by the local ranking")]
+        hints = [n for n in p.notices() if n.startswith("For LLM scoring: --model")]
         assert len(hints) == 1
     assert json.loads(state_file().read_text(encoding="utf-8"))["hints"] == {"llm": 1}
 

@@ -351,8 +351,10 @@ def _step_past(req: LoadRequest, store: Store, asked: date, why: str) -> Day:
                          f"{where} it")
     return Day(store.papers.day_papers(req.feed_key, found), found.isoformat(), found, "cache",
                approximate=store.papers.is_approximate(req.feed_key, found),
-               notices=[f"{asked.isoformat()} could not be loaded ({why}); showing the nearest "
-                        f"cached day {where} it, {found.isoformat()}"])
+               # the day shown first: the notice stands in the header's place for a while,
+               # and a narrow screen cuts its end (issue 32, low)
+               notices=[f"Showing {found.isoformat()}, the nearest cached day {where} "
+                        f"{asked.isoformat()}, which could not be loaded ({why})"])
 
 
 def _which(day: date, today: date) -> list[str]:

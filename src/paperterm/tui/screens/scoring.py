@@ -48,10 +48,8 @@ if TYPE_CHECKING:
 
     from paperterm.tui.screens.day_view import DayView
 
-ENABLE_LLM_HINT = (
-    "Ranked offline by the local ranking. For LLM scoring pass --model openai/gpt-4o-mini "
-    "(or set model = \"...\" in the config file); r rescores."
-)
+# what matters first, the whole within 80 columns (issue 32, low: it was cut before the model)
+ENABLE_LLM_HINT = 'For LLM scoring: --model openai/gpt-4o-mini (or model = "…" in the config).'
 
 
 class ScoringController(DayController):
