@@ -117,3 +117,23 @@ def test_a_first_start_for_other_categories_says_the_sample_is_not_theirs(tmp_pa
     assert opened.day.notices == [f"showing the bundled sample day, {SAMPLE}, while today's "
                                   "announcement loads (the sample is cs.LG and cs.AI, not "
                                   "cs.CL)."]
+
+
+async def test_the_sample_day_costs_no_tokens_until_it_stays(
+        first_start, make_app, probe, size, until, monkeypatch, llm_settings, fake_scoring):
+    """With a model set, the sample day is not sent to the model while today's is fetched
+    (the fetched day replaces it); when the fetch fails it stays, and is scored then."""
+    with HostileServer("hang") as server:
+        monkeypatch.setenv("PAPERTERM_RSS_URL", server.url + "/rss/{cats}")
+        monkeypatch.setenv("PAPERTERM_ARXIV_API_URL", server.url + "/api/query?{}")
+        session = _starting(replace(first_start, settings=llm_settings),
+                            _request(timeout=4.0))
+        app = make_app(session)
+        async with app.run_test(size=size) as pilot:
+            p = probe(app)
+            await until(pilot, lambda: len(p.shown) > 100 and SAMPLE in p.header())
+            await pilot.pause()
+            assert not fake_scoring.runs and app.session.pending is not None
+            await until(pilot, lambda: app.session.pending is None, seconds=60)
+            await until(pilot, lambda: fake_scoring.runs, seconds=30)
+            assert set(fake_scoring.runs[0].ids) <= {e.id for e in p.day.model.entries}

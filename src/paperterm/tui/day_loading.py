@@ -171,6 +171,10 @@ class DayLoader:
             for note in dict.fromkeys(day.notices):
                 if note not in said:
                     self._say(note, "warning", timeout=10)
+            if day.source == "sample":  # a stand-in no longer: scored as any day is
+                for screen in self._day_screens():
+                    if screen.session.day is s.day:
+                        screen.scorer.stand_in_stays()
             return
         if s.day.source == "loading":  # what start-up had to say still stands
             day.notices[:0] = [n for n in s.day.notices if n not in day.notices]

@@ -72,11 +72,19 @@ class ScoringController(DayController):
     # -- starting and stopping runs ----------------------------------------------------------
 
     def start_on_launch(self) -> None:
+        session = self.session
+        stand_in = session.pending is not None and session.day.source == "sample"
+        if session.settings.use_llm and not stand_in:
+            self.score_with_llm([e.paper for e in self.model.entries], use_cache=True,
+                                prefilter=True)
+        else:  # the sample day while today's is fetched: no tokens on a stand-in
+            self.score_locally(hint=not session.settings.use_llm)
+
+    def stand_in_stays(self) -> None:
+        """Today's fetch failed: the sample day shown meanwhile stays, scored as a day is."""
         if self.session.settings.use_llm:
             self.score_with_llm([e.paper for e in self.model.entries], use_cache=True,
                                 prefilter=True)
-        else:
-            self.score_locally(hint=True)
 
     def score_locally(self, *, hint: bool) -> None:
         """Local scores: the day's cached blend (`ranking.cached_blend`); else keyword scores
