@@ -339,7 +339,9 @@ async def test_a_day_marked_since_its_ranking_starts_on_its_newest_blend(
         p = probe(app)
         await until(pilot, lambda: p.shown and p.shown[0].relevance is not None)
         assert [e.fine for e in p.shown] == [fine[e.paper.id] for e in p.shown]
-        assert "ranking" in p.header()
+        # whether the blend is current is read after the first paint (issue 32, item 10)
+        await until(pilot, lambda: "ranking" in p.header())
+        assert [e.fine for e in p.shown] == [fine[e.paper.id] for e in p.shown]
         gate.set()
         await until(pilot, lambda: "ranking" not in p.header(), seconds=30)
         assert [e.fine for e in p.shown] != [fine[e.paper.id] for e in p.shown]  # taught the star

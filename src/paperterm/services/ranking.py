@@ -20,18 +20,32 @@ if TYPE_CHECKING:
     from paperterm.scoring.local.unsure import UnsureQueue
     from paperterm.store import Store, StoreFactory
 
-__all__ = ["LocalRanking", "RankingProcess", "RankingProcessFailed", "cached_blend",
-           "keyword_scores", "ranking_wanted"]
+__all__ = ["LocalRanking", "RankingProcess", "RankingProcessFailed", "current_blend",
+           "keyword_scores", "newest_blend", "ranking_wanted"]
 
 
-def cached_blend(store: Store, papers: Sequence[Paper], topic: Topic,
-                 day: str) -> tuple[list[Score] | None, bool]:
-    """The day's cached blend and whether it is current (taught what the user taught it
-    now; else the day's newest, shown until the day is ranked again); (None, False) when
-    the day was never blended."""
-    from paperterm.scoring.local import cached_ranking
+def newest_blend(store: Store, papers: Sequence[Paper], topic: Topic,
+                 day: str) -> list[Score] | None:
+    """The day's newest cached blend, whatever it was taught (None: the day was never
+    blended). Read at the first paint: what the user taught the ranking, which grows with a
+    year of marks, is not read here (`current_blend` reads it, after the first paint)."""
+    from paperterm.scoring.local import cache
 
-    return cached_ranking(store, papers, topic, day)
+    return cache.cached(store, day, papers, topic, cache.blend_prefix(), newest_of=True)
+
+
+def current_blend(open_store: StoreFactory, papers: Sequence[Paper], topic: Topic,
+                  day: str) -> list[Score] | None:
+    """The day's cached blend if it is taught what the user taught it now, else None (rank
+    it again), on a store of its own from `open_store` (call it on a worker thread)."""
+    from paperterm.scoring.local import rank_locally
+    from paperterm.store import open_or_unavailable
+
+    store = open_or_unavailable(open_store)
+    try:
+        return rank_locally(store, papers, topic, day=day, compute=False)
+    finally:
+        store.close()
 
 
 def keyword_scores(store: Store, papers: Sequence[Paper], topic: Topic, day: str, *,

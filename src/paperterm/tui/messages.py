@@ -87,13 +87,15 @@ class ScoringFailed(ScoringMessage):
 class LocalScores(WorkerMessage):
     """Local scores for `topic` (None: none could be made). `provisional`: laid under the
     papers the model did not score, else the day's ranking. `notice`: what to tell the user
-    ("" nothing; the ranking process failed and the ranking ran in the reader instead)."""
+    ("" nothing; the ranking process failed and the ranking ran in the reader instead).
+    `stale`: the day's cached ranking was checked and is not taught what the user taught
+    it now (rank it again)."""
 
     def __init__(self, worker: Job, topic: Topic, scores: list[Score] | None, *,
-                 provisional: bool = False, notice: str = "") -> None:
+                 provisional: bool = False, notice: str = "", stale: bool = False) -> None:
         super().__init__(worker)
         self.topic, self.scores, self.provisional = topic, scores, provisional
-        self.notice = notice
+        self.notice, self.stale = notice, stale
 
 
 class UnsureFound(WorkerMessage):

@@ -89,6 +89,17 @@ def rank_in_thread(target: Target, papers: list[Paper], topic: Topic, where: Loc
     post(target, LocalScores(job, topic, scores, notice=notice))
 
 
+def check_ranking_in_thread(target: Target, papers: list[Paper], topic: Topic,
+                            open_store: StoreFactory, label: str) -> None:
+    """The day's cached blend if it is current (taught what the user taught it now), else
+    `stale`, posted to `target` as `LocalScores` of this worker. Reading what the user
+    taught it grows with the marks (a year of papers read): never before the first paint."""
+    from paperterm.services.ranking import current_blend
+
+    scores = current_blend(open_store, papers, topic, label)
+    post(target, LocalScores(current_job(), topic, scores, stale=scores is None))
+
+
 def unsure_in_thread(target: Target, papers: list[Paper], topic: Topic, where: LocalRanking,
                      label: str, ranked: list[str], exclude: frozenset[str]) -> None:
     """The papers the learned model is least sure about, posted to `target` as

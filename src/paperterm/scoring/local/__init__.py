@@ -19,7 +19,7 @@ from paperterm.scoring.types import Score
 if TYPE_CHECKING:
     from paperterm.store import Store
 
-__all__ = ["cached_ranking", "rank_locally"]
+__all__ = ["rank_locally"]
 
 
 def rank_locally(store: Store, papers: Sequence[Paper], topic: Topic, *,
@@ -52,17 +52,6 @@ def rank_locally(store: Store, papers: Sequence[Paper], topic: Topic, *,
         return _keywords(store, day, papers, topic, compute)
     cache.save(store, day, papers, topic, version, scores)
     return scores
-
-
-def cached_ranking(store: Store, papers: Sequence[Paper], topic: Topic,
-                   day: str) -> tuple[list[Score] | None, bool]:
-    """The day's cached blend and whether it is current: taught what the user taught it
-    now, else the day's newest (marks given since its ranking: a star, papers read; what
-    search shows for its papers until the day is ranked again), else None."""
-    scores = rank_locally(store, papers, topic, day=day, compute=False)
-    if scores is not None:
-        return scores, True
-    return cache.cached(store, day, papers, topic, cache.blend_prefix(), newest_of=True), False
 
 
 def _keywords(store: Store, day: str, papers: Sequence[Paper], topic: Topic,

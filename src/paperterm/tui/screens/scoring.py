@@ -34,6 +34,7 @@ from paperterm.tui.messages import (
     ScoringProgress,
 )
 from paperterm.tui.scoring_worker import (
+    check_ranking_in_thread,
     provisional_in_thread,
     rank_in_thread,
     score_in_thread,
@@ -87,7 +88,8 @@ class ScoringController(DayController):
                                 prefilter=True)
 
     def score_locally(self, *, hint: bool) -> None:
-        """Local scores: the day's cached blend (`ranking.cached_blend`); else keyword scores
+        """Local scores: the day's newest cached blend, checked after the first paint (what
+        the user taught the ranking is read on a worker thread); else keyword scores
         (cached, or computed now for a small day) and the blend from a worker thread."""
         reader, model = self.view.reader, self.model
         # on the first starts only; once per run (a loading or cached day's screen comes first)
@@ -98,12 +100,13 @@ class ScoringController(DayController):
                                  exit_on_error=False)
         papers = [e.paper for e in model.entries]
         store, label, topic = reader.store, self.session.day.label, self.view.topic
-        scores, current = ranking.cached_blend(store, papers, topic, label)
-        if scores is not None:  # not current: shown until the worker has ranked it again
+        # issue 32, item 10: whether it is current is read after the first paint (what the
+        # user taught it grows with a year of marks); ranked again if it is not
+        scores = ranking.newest_blend(store, papers, topic, label)
+        if scores is not None:
             set_scores(model.by_id, scores, "local")
-            model.scorer_label = "local scorer" if current else "local scorer (ranking…)"
-            if not current:
-                self.view.call_after_refresh(self.relearn)
+            model.scorer_label = "local scorer"
+            self.view.call_after_refresh(self.check_ranking)
             return
         small = len(papers) <= self.INLINE_LOCAL_MAX
         scores = ranking.keyword_scores(store, papers, topic, label, compute=small)
@@ -127,6 +130,16 @@ class ScoringController(DayController):
                     self.session.day.label, keywords_first),
             name="ranking", group="ranking", thread=True, exit_on_error=False)
 
+    def check_ranking(self) -> None:
+        """Whether the day's cached blend shown is taught what the user taught it now, read
+        on a worker thread: its current blend shows, or it is ranked again (`relearn`)."""
+        if not self.model.entries or not self.view.alive:
+            return
+        self._rank_worker = self.view.run_worker(
+            partial(check_ranking_in_thread, self.view, [e.paper for e in self.model.entries],
+                    self.view.topic, self.session.open_store, self.session.day.label),
+            name="ranking", group="ranking", thread=True, exit_on_error=False)
+
     def _where(self) -> ranking.LocalRanking:
         """The reader's ranking process (over this session's database), else this process."""
         return ranking.LocalRanking(self.view.reader.ranking, self.session.db_path,
@@ -141,6 +154,12 @@ class ScoringController(DayController):
             return
         if message.worker is not self._rank_worker:
             return  # a newer ranking (or a topic switch) replaced it
+        if message.stale:  # the cached blend shown was taught less than the user has now
+            if message.topic is self.view.topic:
+                self.model.scorer_label = "local scorer (ranking…)"
+                self.view.show_header()
+                self.relearn()
+            return
         self._ranked(message.topic, message.scores)
 
     def _ranked(self, topic: Topic, scores: list[Score] | None) -> None:
