@@ -1,5 +1,6 @@
 """The library at scale: build a cache of N synthetic papers (default 200,000, 500 per
-announcement day, weekdays only) and time, each against a small cache of one day:
+announcement day, weekdays only; every day before the last read, one paper in a hundred
+starred, as a year of use leaves it) and time, each against a small cache of one day:
 
 1. start-up: the reader's first paint on the latest cached day (`paperterm --offline`, in a
    fresh process on a pseudo-terminal of its own, 140x45, stdin, stdout and stderr on it as
@@ -40,6 +41,8 @@ WORDS = tuple(re.findall(r"\w+",
     "language model training scaling attention memory retrieval robust kernel compiler "
     "reinforcement policy vision token pruning distillation"))
 QUERY = '"sparse mixture" routing'
+TOPIC = "moe"  # the default topic: the one the reader opens on
+BUILD = 2  # the cache as built now (a cache built by an earlier version is built again)
 
 # The real start-up path through cli.main in a real terminal, with the day screen wrapped
 # only to report the moment of its first paint (and how many papers it shows) to the file
@@ -76,7 +79,9 @@ def synthetic(i: int, rng: random.Random) -> Paper:
 
 
 def build(db: Path, n: int) -> date:
-    """A cache of n papers, PER_DAY per weekday; returns the last day (fetched "today")."""
+    """A cache of n papers, PER_DAY per weekday; returns the last day (fetched "today"). The
+    days before it were read as a user reads (under the default topic, moe): every paper
+    seen, one in a hundred starred, as the reader marks them, a day at a time."""
     rng = random.Random(11)
     store = Store.open(db)
     day = date(2020, 1, 6)
@@ -86,6 +91,10 @@ def build(db: Path, n: int) -> date:
         papers = [synthetic(i, rng) for i in range(start, min(n, start + PER_DAY))]
         store.papers.save_day(FEED, day, papers, source="rss", fetched_for=day if last else None)
         if not last:
+            store.marks.mark_seen([p.id for p in papers], topic=TOPIC)
+            with store.db.transaction():
+                for p in papers[::100]:
+                    store.marks.set_starred(p.id, True, topic=TOPIC)
             day += timedelta(days=1 if day.weekday() < 4 else 3)
     store.close()
     print(f"built {n:,} papers in {time.perf_counter() - t:.0f} s")
@@ -95,11 +104,13 @@ def build(db: Path, n: int) -> date:
 def home_with(n: int, home: Path) -> tuple[Path, date]:
     home.mkdir(parents=True, exist_ok=True)
     db, stamp = home / "paperterm.sqlite3", home / "built.json"
-    if db.exists() and stamp.exists() and json.loads(stamp.read_text())["n"] == n:
+    if db.exists() and stamp.exists() and json.loads(stamp.read_text()).get("build") == BUILD \
+            and json.loads(stamp.read_text())["n"] == n:
         return home, date.fromisoformat(json.loads(stamp.read_text())["today"])
-    db.unlink(missing_ok=True)
+    for old in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+        old.unlink(missing_ok=True)
     today = build(db, n)
-    stamp.write_text(json.dumps({"n": n, "today": today.isoformat()}))
+    stamp.write_text(json.dumps({"n": n, "today": today.isoformat(), "build": BUILD}))
     return home, today
 
 
