@@ -155,7 +155,7 @@ class ScoringController(DayController):
         if message.worker is not self._rank_worker:
             return  # a newer ranking (or a topic switch) replaced it
         if message.stale:  # the cached blend shown was taught less than the user has now
-            if message.topic is self.view.topic:
+            if message.topic is self.view.topic and not self.session.settings.use_llm:
                 self.model.scorer_label = "local scorer (ranking…)"
                 self.view.show_header()
                 self.relearn()
