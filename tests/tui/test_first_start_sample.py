@@ -137,3 +137,28 @@ async def test_the_sample_day_costs_no_tokens_until_it_stays(
             await until(pilot, lambda: app.session.pending is None, seconds=60)
             await until(pilot, lambda: fake_scoring.runs, seconds=30)
             assert set(fake_scoring.runs[0].ids) <= {e.id for e in p.day.model.entries}
+
+
+def test_a_sample_day_shown_before_is_the_sample_not_the_most_recent_cached_day(
+        tmp_path, monkeypatch):
+    """A start after one that showed the sample: the sample's day is among its categories'
+    cached days, but it is said as the sample (flagged so), never "the most recent cached
+    day"; a day really fetched before it is the cached day it stands in for."""
+    from datetime import date
+
+    from paperterm.models import Paper
+
+    monkeypatch.setenv("PAPERTERM_TODAY", "2026-03-02")
+    store = Store.open(tmp_path / "p.sqlite3")
+    try:
+        first = open_day(_request(), store, defer_network=True)
+        again = open_day(_request(), store, defer_network=True)
+        assert first.day.source == again.day.source == "sample"
+        assert again.day.notices[0].startswith("showing the bundled sample day")
+        fetched = [Paper("2602.00001", 1, "A fetched paper", ("A. Author",), "Abstract.",
+                         ("cs.LG",), "cs.LG")]
+        store.papers.save_day("cs.AI+cs.LG", date(2026, 2, 20), fetched, source="rss")
+        cached = open_day(_request(), store, defer_network=True)
+        assert cached.day.source == "cache" and cached.day.label == "2026-02-20"
+    finally:
+        store.close()

@@ -114,7 +114,7 @@ def cached_while_fetching(req: LoadRequest, store: Store) -> Day | None:
     record = store.papers.fetch_record(req.feed_key, calendar.eastern_today())
     if record is not None and record["day"]:
         return load_day(replace(req, offline=True, refresh=False), store)
-    latest = store.papers.latest_day(req.feed_key)
+    latest = _latest_fetched(req, store)
     if latest is None:  # nothing cached: the bundled sample day, said so (issue 32, item 11)
         sample = _sample(store, None)
         sample.notices[:] = _for_other_categories(req, [
@@ -242,8 +242,19 @@ def _sample(store: Store, why: str | None = None) -> Day:
     return Day(parsed.papers, label, parsed.day, "sample", notices=notices)
 
 
-def _cached_or_sample(req: LoadRequest, store: Store, why: str) -> Day:
+def _latest_fetched(req: LoadRequest, store: Store) -> date | None:
+    """The most recent cached day of `req`'s feed that is not the bundled sample's alone (the
+    sample's day is found among its categories' days: it is the sample, never "the most
+    recent cached day")."""
     latest = store.papers.latest_day(req.feed_key)
+    if latest is not None and store.papers.is_sample_day(req.feed_key, latest):
+        # a day fetched before it, if any (`before` is inclusive)
+        latest = store.papers.latest_day(req.feed_key, before=latest - datetime.timedelta(1))
+    return latest
+
+
+def _cached_or_sample(req: LoadRequest, store: Store, why: str) -> Day:
+    latest = _latest_fetched(req, store)
     if latest is not None:
         papers = store.papers.day_papers(req.feed_key, latest)
         return Day(papers, latest.isoformat(), latest, "cache",
