@@ -297,7 +297,8 @@ def eval_curve(converter: Converter, gold: Path, data: Path) -> None:
     is ranked from the marks of the days before it only)."""
     from datetime import date
 
-    from paperterm.services.evaluation import curve_table, evaluate, table
+    from paperterm.services.evaluation import evaluate
+    from paperterm.services.evaluation_report import curve_table, table
     from paperterm.sources.loader import LoadRequest
 
     days = dev_days(gold, data)

@@ -10,7 +10,8 @@ from support.realdays import save_days
 from textual.command import CommandList
 from textual.widgets import Static
 
-from paperterm.services.evaluation import evaluate, table
+from paperterm.services.evaluation import evaluate
+from paperterm.services.evaluation_report import table
 from paperterm.services.marks import MarksService
 from paperterm.sources.loader import LoadRequest
 from paperterm.store import Store

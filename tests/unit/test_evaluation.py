@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from paperterm.services.evaluation import Evaluation, ScorerMeasure, measure, read_gold, table
+from paperterm.services.evaluation_report import (
+    Evaluation,
+    ScorerMeasure,
+    measure,
+    read_gold,
+    table,
+)
 
 
 def test_gold_files_take_json_lines_or_plain_ids():

@@ -15,7 +15,7 @@ from paperterm.io import limits
 
 
 def _gold(opts: Options) -> tuple[date, set[str]] | None:
-    from paperterm.services.evaluation import read_gold
+    from paperterm.services.evaluation_report import read_gold
 
     if opts.gold is None:
         return None
@@ -35,7 +35,7 @@ def _gold(opts: Options) -> tuple[date, set[str]] | None:
 
 
 def run(opts: Options) -> int:
-    from paperterm.services import evaluation
+    from paperterm.services import evaluation, evaluation_report
 
     if opts.date is not None and opts.gold is None:
         raise UserError("--date goes with --gold FILE (the picks of that day); for your own "
@@ -75,9 +75,9 @@ def run(opts: Options) -> int:
         if verdict:
             print(verdict, file=sys.stderr)
     elif opts.curve:
-        print("\n".join(evaluation.curve_table(result)))
+        print("\n".join(evaluation_report.curve_table(result)))
     else:
-        print("\n".join(evaluation.table(result)))
+        print("\n".join(evaluation_report.table(result)))
     said = unsure_line(topic.name)
     if said:
         print(said, file=sys.stderr if opts.json else sys.stdout)

@@ -75,7 +75,7 @@ class EvaluationScreen(ModalScreen[None]):
 
     def _evaluate(self) -> None:
         """Worker thread: never raises; the lines go to the screen."""
-        from paperterm.services import evaluation
+        from paperterm.services import evaluation, evaluation_report
 
         try:
             store = self.session.open_store()
@@ -83,7 +83,7 @@ class EvaluationScreen(ModalScreen[None]):
                 result = evaluation.evaluate(store, self._request(), self.session.topic)
             finally:
                 store.close()
-            lines = (evaluation.table(result) if result.labelled
+            lines = (evaluation_report.table(result) if result.labelled
                      else [result.no_labels()] if result.skipped or result.dayless
                      else [NO_LABELS.format(topic=self.session.topic.name,
                                             arg=shlex.quote(self.session.topic.name))])
