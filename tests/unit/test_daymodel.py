@@ -116,3 +116,47 @@ def test_unsubscribed_observers_hear_nothing_more(model):
     stop()  # twice is harmless
     model.refilter()
     assert len(changes) == 1
+
+
+# -- the day's state: one owner, every change told once ------------------------------------
+
+def _session():
+    from datetime import date
+    from pathlib import Path
+
+    from paperterm.day.session import Session
+    from paperterm.models import Day, Topic
+    from paperterm.settings import ScoringSettings
+    from paperterm.settings.config import Config
+
+    papers = [paper(1, "Mixture of experts"), paper(2, "Agents that plan")]
+    day = Day(papers=papers, label="2026-02-25", day=date(2026, 2, 25), source="feed")
+    return Session(config=Config(), day=day, topic=Topic(name="moe", description="experts"),
+                   settings=ScoringSettings(), db_path=Path("unused.sqlite3"),
+                   bib_path=Path("unused.bib"))
+
+
+def test_the_topic_is_the_sessions_and_a_change_is_told_once():
+    from paperterm.models import Topic
+
+    m = DayModel.of_session(_session())
+    changes = record(m)
+    agents = Topic(name="agents", description="planning")
+    m.set_topic(agents)
+    assert changes == [DayChange(state=frozenset({"topic", "session"}))]
+    assert m.topic is agents and m.session.topic is agents  # one copy
+
+
+def test_a_session_change_is_told_once_and_says_whether_the_topic_changed():
+    m = DayModel.of_session(_session())
+    changes = record(m)
+    topic = m.topic
+    new = m.update_session(categories_fixed=True)
+    assert new is m.session and new.categories_fixed and m.topic is topic
+    assert changes == [DayChange(state=frozenset({"session"}))]
+
+
+def test_a_model_made_without_a_session_says_so(model):
+    with pytest.raises(LookupError):
+        _ = model.topic
+

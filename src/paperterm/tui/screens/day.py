@@ -98,12 +98,11 @@ class DayScreen(Screen[None]):
         """`focus_id`: the paper the cursor starts on (until the user moves it); `visit`:
         opened from the library, on top of it: esc (with no filter to clear) goes back."""
         super().__init__()
-        self.session = session
         self.focus_id = focus_id
         self.visit = visit
-        self.topic: Topic = session.topic
         self.autoscore = autoscore
-        self.model = DayModel.of_papers(session.day.papers, session.day.paper_days)
+        # the day's one owner of its entries, session and topic: the screen observes it
+        self.model = DayModel.of_session(session)
         self.notices: list[tuple[str, str]] = []  # said once, when the screen is up
         self.scorer = ScoringController(self)
         self.triage = Triage(self)
@@ -124,6 +123,14 @@ class DayScreen(Screen[None]):
         self._stop_observing = self.model.subscribe(self._model_changed)
 
     # -- the model's state, read where the screen was asked before -------------------------
+
+    @property
+    def session(self) -> Session:
+        return self.model.session
+
+    @property
+    def topic(self) -> Topic:
+        return self.model.topic
 
     @property
     def entries(self) -> list[Entry]:
@@ -159,7 +166,7 @@ class DayScreen(Screen[None]):
                     id="search")
         yield ColumnHeader(table, id="columns")
         yield table
-        yield Preview(id="preview")
+        yield Preview(id="preview", topic=lambda: self.model.topic.name)
         yield FittingFooter(compact=self.app.size.width < self.FOOTER_WIDE)
 
     def on_resize(self, event: events.Resize) -> None:
@@ -192,7 +199,6 @@ class DayScreen(Screen[None]):
         self.search.value = self.model.filters.text  # a filter kept from the day before
         self.search.display = bool(self.model.filters.text)
         self.preview.keep_expanded = self.session.config.expand_abstracts
-        self.preview.topic = self.topic.name
         self.day_marks.load()
         self.enrichment.show_signals(self.reader.store)
         self.library.load_annotations(self.model.by_id)
@@ -251,6 +257,9 @@ class DayScreen(Screen[None]):
     def _model_changed(self, change: DayChange) -> None:
         if not self.alive:
             return
+        if change.state:  # the topic (the header names it, the preview marks its words)
+            self._show_terms()
+            self.show_header()
         if change.reordered:
             self._show_list(to_top=change.resorted)
         elif change.ids:
@@ -263,7 +272,7 @@ class DayScreen(Screen[None]):
     def _show_list(self, *, to_top: bool) -> None:
         self.preview.empty_message = self._empty_message()
         self.table.empty_message = self.preview.empty_message
-        self.preview.set_terms(self.model.filters.terms(), keyword_terms(self.topic.keywords))
+        self._show_terms()
         table = self.table
         if to_top:
             table.moved_by_user = False
@@ -273,6 +282,10 @@ class DayScreen(Screen[None]):
             if at is not None:
                 table.move_to(at)
         self.show_header()
+
+    def _show_terms(self) -> None:
+        self.preview.set_terms(self.model.filters.terms(),
+                               keyword_terms(self.model.topic.keywords))
 
     def marks_changed(self) -> None:
         """Seen, star or mark flags changed in place: repaint the rows and the counts."""
@@ -297,7 +310,7 @@ class DayScreen(Screen[None]):
     def show_header(self) -> None:
         try:
             self.query_one("#topbar", TopBar).info = day_header(
-                self.model, self.session.day, topic_label(self.topic), scoring=self.scoring,
+                self.model, self.session.day, topic_label(self.model.topic), scoring=self.scoring,
                 summary=self.summary)
             self.query_one("#columns", ColumnHeader).set_sort(self.model.sort_key,
                                                               self.model.reverse)

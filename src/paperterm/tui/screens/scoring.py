@@ -91,7 +91,7 @@ class ScoringController(DayController):
             self.view.run_worker(partial(count_hint, "llm"), name="hint", thread=True,
                                  exit_on_error=False)
         papers = [e.paper for e in model.entries]
-        store, label, topic = reader.store, self.session.day.label, self.view.topic
+        store, label, topic = reader.store, self.session.day.label, self.model.topic
         scores, current = ranking.cached_blend(store, papers, topic, label)
         if scores is not None:  # not current: shown until the worker has ranked it again
             set_scores(model.by_id, scores, "local")
@@ -117,7 +117,7 @@ class ScoringController(DayController):
             return
         papers = [e.paper for e in self.model.entries]
         self._rank_worker = self.view.run_worker(
-            partial(rank_in_thread, self.view, papers, self.view.topic, self._where(),
+            partial(rank_in_thread, self.view, papers, self.model.topic, self._where(),
                     self.session.day.label, keywords_first),
             name="ranking", group="ranking", thread=True, exit_on_error=False)
 
@@ -139,7 +139,7 @@ class ScoringController(DayController):
 
     def _ranked(self, topic: Topic, scores: list[Score] | None) -> None:
         view = self.view
-        if (not view.alive or topic is not view.topic or scores is None
+        if (not view.alive or topic is not self.model.topic or scores is None
                 or self.session.settings.use_llm):
             return
         by_id = self.model.by_id
@@ -170,7 +170,7 @@ class ScoringController(DayController):
         from paperterm.day.scores import stand_in_ranking
 
         papers = [e.paper for e in self.model.entries]
-        topic, store, label = self.view.topic, self.view.reader.store, self.session.day.label
+        topic, store, label = self.model.topic, self.view.reader.store, self.session.day.label
         scores = stand_in_ranking(store, papers, topic, label, compute=False)
         if scores is not None:
             now(topic, scores)
@@ -186,7 +186,7 @@ class ScoringController(DayController):
 
     def _provisional(self, topic: Topic, scores: list[Score] | None) -> None:
         view = self.view
-        if topic is not view.topic or scores is None:
+        if topic is not self.model.topic or scores is None:
             return
         if lay_local_under(self.model.by_id, scores):
             view.refilter(to_top=not view.table.moved_by_user)
@@ -203,7 +203,7 @@ class ScoringController(DayController):
             from paperterm.services.scoring import cached_scores
 
             try:
-                cached = cached_scores(store, todo, self.view.topic, self.session.settings)
+                cached = cached_scores(store, todo, self.model.topic, self.session.settings)
             except Exception as exc:
                 cached = {}
                 self.view.notices.append((f"score cache unreadable: {exc}", "warning"))
@@ -241,7 +241,7 @@ class ScoringController(DayController):
         day = s.day.day.isoformat() if s.day.day else None
         whole = (s.day.label, [e.paper for e in self.model.entries]) if prefilter else None
         self._worker = view.run_worker(
-            partial(score_in_thread, view, papers, view.topic, s.settings, s.open_store,
+            partial(score_in_thread, view, papers, self.model.topic, s.settings, s.open_store,
                     self._cancel, day, whole, fresh),
             name="scoring", group="scoring", thread=True, exit_on_error=False,
         )
@@ -339,7 +339,7 @@ class ScoringController(DayController):
         """What to ask before a model run over config `confirm_cost`, or None."""
         from paperterm.services.scoring import ask_first
 
-        return ask_first(papers, self.view.topic, self.session.settings,
+        return ask_first(papers, self.model.topic, self.session.settings,
                          self.session.open_store, self.session.config.confirm_cost,
                          then="ranked locally; press r to score with the model",
                          load_prices=False)

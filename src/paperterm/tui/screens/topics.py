@@ -80,9 +80,9 @@ class TopicSwitch:
         if topic.adhoc:  # offered again by `t` for the rest of the session
             view.reader.free_topics.setdefault(topic.name, topic)
         view.reader.switch_marks_topic(topic.name)  # what was read so far: the old topic's
-        view.topic = self.follows.with_follows(topic)
-        view.session = replace(view.session, topic=view.topic)
-        view.reader.session = replace(view.reader.session, topic=view.topic)  # later days
+        view.model.set_topic(self.follows.with_follows(topic))  # the header and preview follow
+        # later days open with it (the reader's session; this day's is the model's)
+        view.reader.session = replace(view.reader.session, topic=view.model.topic)
         self.follows.mark_followed()
         view.load_dismissed()
         self.scoring.switch_topic()
