@@ -160,3 +160,15 @@ def test_a_model_made_without_a_session_says_so(model):
     with pytest.raises(LookupError):
         _ = model.topic
 
+
+def test_the_readers_session_changes_only_through_its_owner_which_tells_once():
+    from paperterm.day.session import HeldSession
+
+    held = HeldSession(_session())
+    told: list = []
+    stop = held.subscribe(told.append)
+    new = held.update(categories_fixed=True)
+    assert held.session is new and new.categories_fixed and told == [new]
+    stop()
+    held.update(categories_fixed=False)
+    assert told == [new] and not held.session.categories_fixed

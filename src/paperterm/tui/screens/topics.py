@@ -8,7 +8,6 @@ whatever is typed can be used as a topic (`topics.resolve_topic`, as `--topic` d
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -82,7 +81,7 @@ class TopicSwitch:
         view.reader.switch_marks_topic(topic.name)  # what was read so far: the old topic's
         view.model.set_topic(self.follows.with_follows(topic))  # the header and preview follow
         # later days open with it (the reader's session; this day's is the model's)
-        view.reader.session = replace(view.reader.session, topic=view.model.topic)
+        view.reader.update_session(topic=view.model.topic)
         self.follows.mark_followed()
         view.load_dismissed()
         self.scoring.switch_topic()
