@@ -172,3 +172,19 @@ def test_the_readers_session_changes_only_through_its_owner_which_tells_once():
     stop()
     held.update(categories_fixed=False)
     assert told == [new] and not held.session.categories_fixed
+
+
+def test_the_run_state_is_the_models_and_each_change_is_told_once(model):
+    from paperterm.scoring.types import RunSummary
+
+    changes = record(model)
+    model.set_run(scoring=True, summary=None, scorer_label="openai/gpt-4o-mini")
+    assert changes == [DayChange(state=frozenset({"run"}))]
+    assert model.run.scoring and model.scorer_label == "openai/gpt-4o-mini"
+    model.set_run(scoring=True)  # no change: no news
+    assert len(changes) == 1
+    progress = RunSummary(model="openai/gpt-4o-mini", total=3)
+    model.set_run(summary=progress)
+    model.set_run(summary=progress)  # progress again (a run's summary is always news)
+    model.set_run(scoring=False)
+    assert len(changes) == 4 and model.run.summary is progress and not model.run.scoring

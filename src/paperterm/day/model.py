@@ -1,9 +1,10 @@
 """The day model: one loaded announcement as the reader's screens see it, in plain Python.
 
 `DayModel` owns what the day list shows: the entries (one per paper, with its score and the
-user's marks), which of them show and in which order (filters, sort key and direction), and
-the label of the scorer that ranked them; and the day's state: its session and the topic
-the day is scored against (`session.topic`, the one copy: `set_topic`). Screens and widgets
+user's marks), which of them show and in which order (filters, sort key and direction); and
+the day's state: its session, the topic the day is scored against (`session.topic`, the one
+copy: `set_topic`) and the scoring run's state (`run`: whether a run is under way, its
+progress or outcome, the scorer that ranked the list: `set_run`). Screens and widgets
 observe it: `subscribe(fn)` calls `fn(change)` after every change with a `DayChange` saying
 which papers changed, whether the shown list did, and which of the day's state did
 (`state`). No Textual here: the model is tested on its own.
@@ -27,6 +28,7 @@ from paperterm.day.marks import MarkChange
 if TYPE_CHECKING:
     from paperterm.day.session import Session
     from paperterm.models import Paper, Topic
+    from paperterm.scoring.types import RunSummary
 
 MarkField = Literal["starred", "saved", "seen", "dismissed", "note", "tags"]
 FLAGS = ("starred", "saved", "seen", "dismissed")  # the marks kept as booleans on each entry
@@ -37,7 +39,7 @@ class DayChange:
     """What changed in the model: the papers touched (`ids`, empty when all may have), the
     marks among them (`fields`), whether the shown list changed (`reordered`), whether
     that was a new sort, after which the list shows its top (`resorted`), and which of the
-    day's state changed (`state`: "topic", "session")."""
+    day's state changed (`state`: "topic", "session", "run")."""
 
     ids: frozenset[str] = frozenset()
     fields: frozenset[str] = frozenset()
@@ -49,6 +51,16 @@ class DayChange:
 Observer = Callable[[DayChange], None]
 
 
+@dataclass(frozen=True)
+class RunState:
+    """The day's scoring, as the header says it: an LLM run under way (`scoring`), its
+    progress or the last run's outcome (`summary`), what ranked the list (`scorer_label`)."""
+
+    scoring: bool = False
+    summary: RunSummary | None = None
+    scorer_label: str = ""
+
+
 @dataclass
 class DayModel:
     """The entries of one day, what shows of them, in which order, and the user's marks."""
@@ -57,7 +69,7 @@ class DayModel:
     filters: FilterState = field(default_factory=FilterState)
     sort_key: str = "relevance"
     reverse: bool = False
-    scorer_label: str = ""
+    run: RunState = field(default_factory=RunState)  # changed through `set_run`
     shown: list[Entry] = field(init=False)
     by_id: dict[str, Entry] = field(init=False)
     _observers: list[Observer] = field(default_factory=list, init=False, repr=False)
@@ -134,6 +146,22 @@ class DayModel:
         e.g. scores merged by the scoring code)."""
         for observer in list(self._observers):
             observer(change)
+
+    # -- the scoring run ----------------------------------------------------------------------
+
+    @property
+    def scorer_label(self) -> str:
+        """What ranked the list when no run has reported (the header's last words)."""
+        return self.run.scorer_label
+
+    def set_run(self, **changes: Any) -> None:
+        """Change the run's state (`RunState`'s fields); observers are told once, when
+        something changed (a summary passed is always news: a run's progress)."""
+        new = replaced(self.run, **changes)
+        if new == self.run and "summary" not in changes:
+            return
+        self.run = new
+        self.notify(DayChange(state=frozenset({"run"})))
 
     # -- what shows, in which order ---------------------------------------------------------
 

@@ -21,7 +21,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.css.query import NoMatches
 from textual.message import Message
-from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer, Input
 
@@ -83,9 +82,6 @@ class DayScreen(Screen[None]):
     SORT_NOTICE_DELAY = 0.4  # sort keys pressed closer together than this give one notice
     FOOTER_WIDE = 130  # below this the footer drops its padding so every shown key fits
 
-    scoring: var[bool] = var(False, init=False)  # an LLM run is under way
-    summary: var[RunSummary | None] = var(None, init=False, always_update=True)
-
     class Ready(Message):
         """The screen is up; `notices` are what it has to say at start."""
 
@@ -131,6 +127,15 @@ class DayScreen(Screen[None]):
     @property
     def topic(self) -> Topic:
         return self.model.topic
+
+    @property
+    def scoring(self) -> bool:
+        """An LLM run is under way (the model's run state)."""
+        return self.model.run.scoring
+
+    @property
+    def summary(self) -> RunSummary | None:
+        return self.model.run.summary
 
     @property
     def entries(self) -> list[Entry]:
@@ -232,12 +237,6 @@ class DayScreen(Screen[None]):
 
     # -- what shows, in which order ---------------------------------------------------------
 
-    def watch_scoring(self) -> None:
-        self.show_header()
-
-    def watch_summary(self) -> None:
-        self.show_header()
-
     @property
     def alive(self) -> bool:
         """Mounted with its list still there, attached, and the app is not shutting down.
@@ -257,8 +256,9 @@ class DayScreen(Screen[None]):
     def _model_changed(self, change: DayChange) -> None:
         if not self.alive:
             return
-        if change.state:  # the topic (the header names it, the preview marks its words)
+        if "topic" in change.state:  # the preview marks its words
             self._show_terms()
+        if change.state:  # the topic, the run: the header says them
             self.show_header()
         if change.reordered:
             self._show_list(to_top=change.resorted)
@@ -310,8 +310,7 @@ class DayScreen(Screen[None]):
     def show_header(self) -> None:
         try:
             self.query_one("#topbar", TopBar).info = day_header(
-                self.model, self.session.day, topic_label(self.model.topic), scoring=self.scoring,
-                summary=self.summary)
+                self.model, self.session.day, topic_label(self.model.topic))
             self.query_one("#columns", ColumnHeader).set_sort(self.model.sort_key,
                                                               self.model.reverse)
         except NoMatches:  # pragma: no cover - before compose, or during shutdown

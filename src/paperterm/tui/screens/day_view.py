@@ -18,7 +18,6 @@ if TYPE_CHECKING:
     from paperterm.day.listing import Entry
     from paperterm.day.model import DayModel
     from paperterm.day.session import Session
-    from paperterm.services.scoring import RunSummary
     from paperterm.tui.host import Reader
     from paperterm.tui.paper_list import PaperTable
     from paperterm.tui.preview import Preview
@@ -29,8 +28,6 @@ class DayView(Protocol):
 
     model: DayModel  # the entries, what shows, marks; the session and the topic
     autoscore: bool  # LLM runs start without asking
-    scoring: bool  # an LLM run is under way (the header says so)
-    summary: RunSummary | None  # the run's progress or outcome (the header)
     notices: list[tuple[str, str]]  # said once, when the screen is up
 
     @property

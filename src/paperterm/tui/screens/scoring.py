@@ -95,7 +95,8 @@ class ScoringController(DayController):
         scores, current = ranking.cached_blend(store, papers, topic, label)
         if scores is not None:  # not current: shown until the worker has ranked it again
             set_scores(model.by_id, scores, "local")
-            model.scorer_label = "local scorer" if current else "local scorer (ranking…)"
+            model.set_run(scorer_label="local scorer" if current
+                          else "local scorer (ranking…)")
             if not current:
                 self.view.call_after_refresh(self.relearn)
             return
@@ -103,9 +104,9 @@ class ScoringController(DayController):
         scores = ranking.keyword_scores(store, papers, topic, label, compute=small)
         if scores is not None:
             set_scores(model.by_id, scores, "local")
-            model.scorer_label = "local scorer"
+            model.set_run(scorer_label="local scorer")
         else:
-            model.scorer_label = "local scorer (ranking…)"
+            model.set_run(scorer_label="local scorer (ranking…)")
         # after the first paint: loading the embedding model competes for the interpreter
         self.view.call_after_refresh(partial(self.relearn, keywords_first=scores is None))
 
@@ -147,7 +148,7 @@ class ScoringController(DayController):
                 s.relevance, s.fine, s.reason) for s in scores):
             return  # nothing new: the rows stay where they are
         set_scores(by_id, scores, "local")
-        self.model.scorer_label = "local scorer"
+        self.model.set_run(scorer_label="local scorer")
         view.refilter()
         view.preview.render_entry()
 
@@ -156,7 +157,7 @@ class ScoringController(DayController):
         provisional, so the list stays ranked as `score --json` ranks it."""
         if not any(e.status in PROVISIONAL for e in self.model.entries):
             return
-        self.model.scorer_label = f"local scorer, provisional ({why})"
+        self.model.set_run(scorer_label=f"local scorer, provisional ({why})")
         self._stand_in_ranking(self._provisional)
 
     def rank_queued(self) -> None:
@@ -209,7 +210,7 @@ class ScoringController(DayController):
                 self.view.notices.append((f"score cache unreadable: {exc}", "warning"))
             set_scores(by_id, cached.values(), "cached")
             todo = [p for p in todo if p.id not in cached]
-        self.model.scorer_label = self.session.settings.model
+        self.model.set_run(scorer_label=self.session.settings.model)
         if not todo or not self.view.autoscore:
             return
         from paperterm.services.scoring import missing_key
@@ -224,7 +225,7 @@ class ScoringController(DayController):
         mark_queued(by_id, todo)
         self.rank_queued()  # ranked locally from the first paint, until the model's scores
         # after the list is on screen: the worker imports the engine (and litellm)
-        self.view.scoring = True
+        self.model.set_run(scoring=True)
         self.view.call_after_refresh(partial(self.start_scoring, todo, prefilter=prefilter))
 
     def start_scoring(self, papers: list[Paper], *, prefilter: bool = False,
@@ -235,8 +236,7 @@ class ScoringController(DayController):
         self.cancel()
         self._cancel = threading.Event()
         view = self.view
-        view.scoring = True
-        view.summary = None
+        self.model.set_run(scoring=True, summary=None)
         s = self.session
         day = s.day.day.isoformat() if s.day.day else None
         whole = (s.day.label, [e.paper for e in self.model.entries]) if prefilter else None
@@ -252,13 +252,13 @@ class ScoringController(DayController):
         if not papers:
             return
         view = self.view
-        if self.session.settings.use_llm and view.scoring:
+        if self.session.settings.use_llm and self.model.run.scoring:
             self.rescore_later(papers)
             return
         if self.session.settings.use_llm:
             view.autoscore = True
             self.score_with_llm(papers, use_cache=True)
-            if not view.scoring:
+            if not self.model.run.scoring:
                 self._say("Every shown paper already has a score for this topic and model.")
             view.refilter()
         else:
@@ -278,7 +278,7 @@ class ScoringController(DayController):
             return
         if not papers:
             return
-        if self.view.scoring:
+        if self.model.run.scoring:
             self._say("Scoring is running: force a rescore once it has finished.", "warning")
             return
         stop = missing_key(settings)
@@ -314,14 +314,14 @@ class ScoringController(DayController):
         if self._worker is not None:
             self._worker.cancel()
             self._worker = None
-        self.view.scoring = False
+        self.model.set_run(scoring=False)
 
     def switch_topic(self) -> None:
         """The view's topic changed: forget the old topic's runs and scores, score anew."""
         self.cancel()
         self._rescore_next = []
         self._rank_worker = self._provisional_worker = None
-        self.view.summary = None
+        self.model.set_run(summary=None)
         self._pending_scores.clear()
         clear_scores(self.model.entries)
         if self.session.settings.use_llm and (ask := self._costly([
@@ -355,8 +355,8 @@ class ScoringController(DayController):
             self._flush_timer = self.view.set_timer(self.SCORE_FLUSH_DELAY, self._flush_scores)
 
     def on_scoring_progress(self, message: ScoringProgress) -> None:
-        if message.worker is self._worker and self.view.scoring:
-            self.view.summary = message.summary
+        if message.worker is self._worker and self.model.run.scoring:
+            self.model.set_run(summary=message.summary)
 
     def on_scoring_failed(self, message: ScoringFailed) -> None:
         if message.worker is not self._worker:
@@ -364,7 +364,7 @@ class ScoringController(DayController):
         view = self.view
         self._flush_scores()
         self._worker = None
-        view.scoring = False
+        self.model.set_run(scoring=False)
         fail_queued(self.model.entries, message.error)
         self._say(message.error, "error", timeout=12)
         view.refilter()
@@ -378,8 +378,7 @@ class ScoringController(DayController):
         self._flush_scores()
         self._worker = None
         summary = message.summary
-        view.scoring = False
-        view.summary = summary
+        self.model.set_run(scoring=False, summary=summary)
         entries = self.model.entries
         fail_queued(entries, summary.stopped or "no score returned")
         if summary.prefiltered:
