@@ -188,3 +188,14 @@ def test_the_run_state_is_the_models_and_each_change_is_told_once(model):
     model.set_run(summary=progress)  # progress again (a run's summary is always news)
     model.set_run(scoring=False)
     assert len(changes) == 4 and model.run.summary is progress and not model.run.scoring
+
+
+def test_scores_laid_in_place_reorder_the_list_and_are_told_once(model):
+    model.set_sort("relevance")
+    changes = record(model)
+    model.by_id["2602.00001"].set_score(10, 1, "", "scored")  # as score_states lays them
+    model.scores_changed(to_top=True)
+    assert changes == [DayChange(fields=frozenset({"score"}), reordered=True, resorted=True)]
+    assert model.shown[0].id == "2602.00001"
+    model.scores_changed(reorder=False)  # the rows repaint, the order stays
+    assert changes[-1] == DayChange(fields=frozenset({"score"}))

@@ -170,6 +170,16 @@ class DayModel:
         self.shown = view(self.entries, self.filters, self.sort_key, self.reverse)
         self.notify(DayChange(reordered=True, resorted=resorted))
 
+    def scores_changed(self, *, reorder: bool = True, to_top: bool = False) -> None:
+        """Scores (or the followed authors that lift them) were laid on the entries in
+        place (`day/score_states.py`): the shown list is recomputed unless `reorder` is
+        False (the order cannot have changed), and the observers are told once
+        (`fields` {"score"}; `to_top`: the list shows the ranking's top)."""
+        if reorder:
+            self.shown = view(self.entries, self.filters, self.sort_key, self.reverse)
+        self.notify(DayChange(fields=frozenset({"score"}), reordered=reorder,
+                              resorted=reorder and to_top))
+
     def set_filters(self, filters: FilterState) -> None:
         if filters != self.filters:
             self.filters = filters

@@ -128,6 +128,8 @@ class TriageCards(Screen[Entry | None]):
         self.query_one(CardHeader).refresh()
 
     def _marks_changed(self, change: DayChange) -> None:
+        if change.state and not change.fields and "topic" not in change.state:
+            return  # the run's progress, the session: nothing a card shows
         if self.is_attached and self.is_mounted:
             self._bring_back(change)
             self._show()  # a mark given here, undone, or given elsewhere

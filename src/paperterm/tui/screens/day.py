@@ -262,12 +262,16 @@ class DayScreen(Screen[None]):
             self.show_header()
         if change.reordered:
             self._show_list(to_top=change.resorted)
+        elif "score" in change.fields:
+            self.marks_changed()  # the rows and the counts
         elif change.ids:
             self.marks_changed()
             current = self.current
             if current is not None and current.id in change.ids \
                     and change.fields & {"note", "tags", "dismissed"}:
                 self.preview.render_entry()  # the preview shows them
+        if "score" in change.fields:  # the preview says the paper's score and why
+            self.preview.render_entry()
 
     def _show_list(self, *, to_top: bool) -> None:
         self.preview.empty_message = self._empty_message()

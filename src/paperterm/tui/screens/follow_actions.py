@@ -75,6 +75,5 @@ class Follows(DayController):
         self.mark_followed()
         if not self.session.settings.use_llm:
             self.scoring.score_locally(hint=False)
-        self.view.refilter()
-        self.view.preview.render_entry()
+        self.model.scores_changed()  # the @ marks, the followed authors' lift
         reader.say(f"{'Following' if on else 'No longer following'} {author}", timeout=4)

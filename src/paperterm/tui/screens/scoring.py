@@ -149,8 +149,7 @@ class ScoringController(DayController):
             return  # nothing new: the rows stay where they are
         set_scores(by_id, scores, "local")
         self.model.set_run(scorer_label="local scorer")
-        view.refilter()
-        view.preview.render_entry()
+        self.model.scores_changed()
 
     def rank_provisionally(self, why: str) -> None:
         """The papers the model did not score keep the day's local value, labelled
@@ -190,8 +189,7 @@ class ScoringController(DayController):
         if topic is not self.model.topic or scores is None:
             return
         if lay_local_under(self.model.by_id, scores):
-            view.refilter(to_top=not view.table.moved_by_user)
-            view.preview.render_entry()
+            self.model.scores_changed(to_top=not view.table.moved_by_user)
 
     def score_with_llm(self, papers: list[Paper], *, use_cache: bool,
                        prefilter: bool = False) -> None:
@@ -260,10 +258,10 @@ class ScoringController(DayController):
             self.score_with_llm(papers, use_cache=True)
             if not self.model.run.scoring:
                 self._say("Every shown paper already has a score for this topic and model.")
-            view.refilter()
+            self.model.scores_changed()
         else:
             self.score_locally(hint=False)
-            view.refilter()
+            self.model.scores_changed()
             self._say(ENABLE_LLM_HINT, timeout=6)
 
     def force_rescore(self) -> None:
@@ -361,15 +359,13 @@ class ScoringController(DayController):
     def on_scoring_failed(self, message: ScoringFailed) -> None:
         if message.worker is not self._worker:
             return
-        view = self.view
         self._flush_scores()
         self._worker = None
         self.model.set_run(scoring=False)
         fail_queued(self.model.entries, message.error)
         self._say(message.error, "error", timeout=12)
-        view.refilter()
+        self.model.scores_changed()
         self.rank_provisionally("the model could not score")
-        view.preview.render_entry()
 
     def on_scoring_finished(self, message: ScoringFinished) -> None:
         if message.worker is not self._worker:
@@ -391,12 +387,12 @@ class ScoringController(DayController):
         if summary.stopped:
             self._say(f"Scoring {summary.stop_line}", "warning", timeout=12)
         # the final ranking: its top shows, unless the user is reading further down
-        view.refilter(to_top=not view.table.moved_by_user)
+        self.model.scores_changed(to_top=not view.table.moved_by_user)
         self.rank_provisionally("not all scored by the model")
         later, self._rescore_next = self._rescore_next, []
         if later and summary.halted is None:
             self.score_with_llm(later, use_cache=True)
-        view.preview.render_entry()
+            self.model.scores_changed(reorder=False)  # those queued say so
 
     def _flush_scores(self) -> None:
         self._flush_timer = None
@@ -404,9 +400,5 @@ class ScoringController(DayController):
         if not merge_scores(self.model.by_id, pending):
             return
         model = self.model
-        if model.sort_key in SCORE_SORTS or model.filters.min_relevance is not None:
-            self.view.refilter()
-        else:
-            self.view.table.refresh_entries()
-            self.view.show_header()
-        self.view.preview.render_entry()
+        model.scores_changed(reorder=model.sort_key in SCORE_SORTS
+                             or model.filters.min_relevance is not None)

@@ -85,8 +85,7 @@ class TopicSwitch:
         self.follows.mark_followed()
         view.load_dismissed()
         self.scoring.switch_topic()
-        view.refilter(to_top=True)
-        view.preview.render_entry()
+        view.model.scores_changed(to_top=True)  # the new topic's ranking, from its top
         view.reader.say(f"Topic: {topic.name}", timeout=3)
 
 
