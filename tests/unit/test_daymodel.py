@@ -116,3 +116,86 @@ def test_unsubscribed_observers_hear_nothing_more(model):
     stop()  # twice is harmless
     model.refilter()
     assert len(changes) == 1
+
+
+# -- the day's state: one owner, every change told once ------------------------------------
+
+def _session():
+    from datetime import date
+    from pathlib import Path
+
+    from paperterm.day.session import Session
+    from paperterm.models import Day, Topic
+    from paperterm.settings import ScoringSettings
+    from paperterm.settings.config import Config
+
+    papers = [paper(1, "Mixture of experts"), paper(2, "Agents that plan")]
+    day = Day(papers=papers, label="2026-02-25", day=date(2026, 2, 25), source="feed")
+    return Session(config=Config(), day=day, topic=Topic(name="moe", description="experts"),
+                   settings=ScoringSettings(), db_path=Path("unused.sqlite3"),
+                   bib_path=Path("unused.bib"))
+
+
+def test_the_topic_is_the_sessions_and_a_change_is_told_once():
+    from paperterm.models import Topic
+
+    m = DayModel.of_session(_session())
+    changes = record(m)
+    agents = Topic(name="agents", description="planning")
+    m.set_topic(agents)
+    assert changes == [DayChange(state=frozenset({"topic", "session"}))]
+    assert m.topic is agents and m.session.topic is agents  # one copy
+
+
+def test_a_session_change_is_told_once_and_says_whether_the_topic_changed():
+    m = DayModel.of_session(_session())
+    changes = record(m)
+    topic = m.topic
+    new = m.update_session(categories_fixed=True)
+    assert new is m.session and new.categories_fixed and m.topic is topic
+    assert changes == [DayChange(state=frozenset({"session"}))]
+
+
+def test_a_model_made_without_a_session_says_so(model):
+    with pytest.raises(LookupError):
+        _ = model.topic
+
+
+def test_the_readers_session_changes_only_through_its_owner_which_tells_once():
+    from paperterm.day.session import HeldSession
+
+    held = HeldSession(_session())
+    told: list = []
+    stop = held.subscribe(told.append)
+    new = held.update(categories_fixed=True)
+    assert held.session is new and new.categories_fixed and told == [new]
+    stop()
+    held.update(categories_fixed=False)
+    assert told == [new] and not held.session.categories_fixed
+
+
+def test_the_run_state_is_the_models_and_each_change_is_told_once(model):
+    from paperterm.scoring.types import RunSummary
+
+    changes = record(model)
+    model.set_run(scoring=True, summary=None, scorer_label="openai/gpt-4o-mini")
+    assert changes == [DayChange(state=frozenset({"run"}))]
+    assert model.run.scoring and model.scorer_label == "openai/gpt-4o-mini"
+    model.set_run(scoring=True)  # no change: no news
+    assert len(changes) == 1
+    progress = RunSummary(model="openai/gpt-4o-mini", total=3)
+    model.set_run(summary=progress)
+    model.set_run(summary=progress)  # progress again (a run's summary is always news)
+    model.set_run(scoring=False)
+    assert len(changes) == 4 and model.run.summary is progress and not model.run.scoring
+
+
+def test_scores_laid_in_place_reorder_the_list_and_are_told_once(model):
+    model.set_sort("relevance")
+    changes = record(model)
+    model.by_id["2602.00001"].set_score(10, 1, "", "scored")  # as score_states lays them
+    model.scores_changed(to_top=True)
+    assert changes == [DayChange(fields=frozenset({"score"}), reordered=True, resorted=True)]
+    assert model.shown[0].id == "2602.00001"
+    model.scores_changed(reorder=False)  # the rows repaint, the order stays
+    assert changes[-1] == DayChange(fields=frozenset({"score"}))

@@ -1,13 +1,15 @@
 """One loaded day and everything needed to work on it: shared by the CLI and the reader.
 
 Immutable: a change (another day, a topic switch, a load under way) is a new session
-(`dataclasses.replace`), held by its owner (the CLI command, the reader's app)."""
+(`dataclasses.replace`), held by its owner: the CLI command; in the reader, a `HeldSession`
+(the session later days open with, the app's) and each day's model (`day.model.DayModel`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from paperterm.models import Day, Topic
 from paperterm.settings import ScoringSettings
@@ -48,6 +50,36 @@ class Session:
         reader opens its own, in its own thread)."""
         self.store.close()
         return self
+
+
+class HeldSession:
+    """The one owner of a session that changes while the reader runs: `update(**changes)`
+    is the only way to replace it, and tells every listener (`subscribe`) once."""
+
+    def __init__(self, session: Session) -> None:
+        self._session = session
+        self._listeners: list[Callable[[Session], None]] = []
+
+    @property
+    def session(self) -> Session:
+        return self._session
+
+    def update(self, **changes: Any) -> Session:
+        """The session with `changes` (`dataclasses.replace`), told to the listeners."""
+        self._session = replace(self._session, **changes)
+        for listener in list(self._listeners):
+            listener(self._session)
+        return self._session
+
+    def subscribe(self, listener: Callable[[Session], None]) -> Callable[[], None]:
+        """Call `listener(session)` after each change; returns the function that stops it."""
+        self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+        return unsubscribe
 
 
 def _no_store() -> Store:

@@ -27,7 +27,7 @@ from textual.theme import ThemeProvider
 from textual.widget import AwaitMount
 from textual.widgets import Input
 
-from paperterm.day.session import Session
+from paperterm.day.session import HeldSession, Session
 from paperterm.models import Topic
 from paperterm.services.ranking import RankingProcess, ranking_wanted
 from paperterm.settings.reader_state import remember_theme
@@ -75,7 +75,7 @@ class PapertermApp(App[int], inherit_bindings=False):
 
     def __init__(self, session: Session, *, autoscore: bool = True) -> None:
         super().__init__()
-        self.session = session
+        self.held_session = HeldSession(session)  # changed only through `update_session`
         self.autoscore = autoscore
         self.store: Store  # opened with the first screen (get_default_screen)
         self.marks: MarksService  # every mark, for the current topic; made with the store
@@ -106,6 +106,14 @@ class PapertermApp(App[int], inherit_bindings=False):
         self._theme_chosen = True
         start_with_theme(self, first_theme(self, session, self.theme_names,
                                            self.startup_notices))
+
+    @property
+    def session(self) -> Session:
+        """The session later days open with (each day's own is its model's)."""
+        return self.held_session.session
+
+    def update_session(self, **changes: Any) -> Session:
+        return self.held_session.update(**changes)
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return score_defaults(self.current_theme)

@@ -90,8 +90,7 @@ class DayLoader:
         if req.offline:
             self._say("Offline (--offline): not re-fetching.", "warning")
             return
-        self.reader.session = dataclasses.replace(
-            self.session, pending=dataclasses.replace(req, refresh=True))
+        self.reader.update_session(pending=dataclasses.replace(req, refresh=True))
         self._say(loading_label(req).replace("loading", "Re-fetching", 1))
         self.start()
 
@@ -116,7 +115,7 @@ class DayLoader:
         if req is None or pending is not None:
             return False
         self._topic_after_load = topic
-        self.reader.session = dataclasses.replace(self.session, pending=req)
+        self.reader.update_session(pending=req)
         self._say(f"Topic: {topic.name}: {loading_label(req)}")
         self.start()
         return True
@@ -128,7 +127,7 @@ class DayLoader:
             return False
         self._thread = None
         if self.session.pending is not None:
-            self.reader.session = dataclasses.replace(self.session, pending=None)
+            self.reader.update_session(pending=None)
         return True
 
     # -- the thread's outcome -----------------------------------------------------------------
@@ -137,7 +136,7 @@ class DayLoader:
         if message.worker is not self._thread:
             return
         self._thread = None
-        self.reader.session = dataclasses.replace(self.session, pending=None)
+        self.reader.update_session(pending=None)
         self._say(message.error, "error")
         day = self.session.day
         if day.source == "loading":  # the empty screen says so instead of "loading…"
@@ -165,8 +164,8 @@ class DayLoader:
             self.reader.switch_marks_topic(topic.name)
         said = set(s.day.notices)  # said when the shown day came
         if topic is None and _same_cached_day(s.day, day):  # the fetch failed: the shown
-            self.reader.session = dataclasses.replace(  # day stands, as the user left it
-                s, pending=None, request=s.request if req is None
+            self.reader.update_session(  # day stands, as the user left it
+                pending=None, request=s.request if req is None
                 else dataclasses.replace(req, refresh=False))
             for note in dict.fromkeys(day.notices):
                 if note not in said:
@@ -178,8 +177,8 @@ class DayLoader:
             return
         if s.day.source == "loading":  # what start-up had to say still stands
             day.notices[:0] = [n for n in s.day.notices if n not in day.notices]
-        self.reader.session = dataclasses.replace(
-            s, day=day, pending=None,
+        self.reader.update_session(
+            day=day, pending=None,
             topic=s.topic if topic is None else topic,  # a topic switch: that topic
             request=s.request if req is None else dataclasses.replace(req, refresh=False))
         gc.unfreeze()  # what start-up froze (app.py) includes the screen replaced here

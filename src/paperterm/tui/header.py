@@ -51,9 +51,9 @@ def topic_label(topic: Topic) -> str:
     return f"{topic.name} (free text)" if topic.adhoc else topic.name
 
 
-def day_header(model: DayModel, day: Day, topic: str, *, scoring: bool,
-               summary: RunSummary | None) -> HeaderInfo:
-    """What the header says of `day` as `model` shows it, scored against `topic`."""
+def day_header(model: DayModel, day: Day, topic: str) -> HeaderInfo:
+    """What the header says of `day` as `model` shows it (its run's state too), scored
+    against `topic`."""
     counts = {"queued": 0, "scored": 0, "cached": 0, "failed": 0, "unsent": 0,
               "provisional": 0}
     for e in model.entries:
@@ -65,8 +65,8 @@ def day_header(model: DayModel, day: Day, topic: str, *, scoring: bool,
         topic=topic, day=day.label, flags=tuple(day.flags),
         shown=len(model.shown), total=len(model.entries),
         filters=tuple(model.filters.describe()), sort_key=model.sort_key,
-        reverse=model.reverse, scoring=scoring, summary=summary,
-        scorer=model.scorer_label, **counts, **model.triage_counts(),
+        reverse=model.reverse, scoring=model.run.scoring, summary=model.run.summary,
+        scorer=model.run.scorer_label, **counts, **model.triage_counts(),
     )
 
 

@@ -21,13 +21,18 @@ if TYPE_CHECKING:
 class Reader(Protocol):
     """The reader app as its screens use it (`reader_of(self.app)`)."""
 
-    session: Session
+    @property
+    def session(self) -> Session:
+        """The session later days open with (the app's; each day's is its model's)."""
     store: Store  # a stand-in (`Store.unavailable`) when there is no database
     marks: MarksService  # every mark goes through it (the current topic's; undo)
     quitting: bool  # set by `q`: nothing new starts
     hints_given: set[str]  # once per run, whatever day screens follow
     free_topics: dict[str, Topic]  # free-text topics of this session, offered again by `t`
     ranking: RankingProcess | None  # where local rankings run (None: in this process)
+
+    def update_session(self, **changes: Any) -> Session:
+        """The one way to change the reader's session (`dataclasses.replace`'s changes)."""
 
     def say(self, message: str, severity: str = "information",
             timeout: float | None = None) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.console import Console
@@ -103,7 +104,10 @@ class Preview(VerticalScroll, can_focus=True):
     Preview > .preview--muted { color: $pt-muted; }
     """
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, *, id: str | None = None,
+                 topic: Callable[[], str] = lambda: "") -> None:
+        """`topic`: the name of the day's topic, read from its owner (the day model) when
+        shown ("not interested" is said under it)."""
         super().__init__(id=id)
         self.entry: Entry | None = None
         self.expanded = False
@@ -113,7 +117,7 @@ class Preview(VerticalScroll, can_focus=True):
         self.empty_message = NO_MATCH  # what to say when no paper is under the cursor
         self.search_terms: list[Term] = []  # highlighted: the text filter's words
         self.topic_terms: list[Term] = []  # and the topic's keywords
-        self.topic = ""  # the day's topic ("not interested" is said under it)
+        self.topic = topic
         self._following: Entry | None = None
         self._follow_due = False  # a follow() render waits for the list's next frame
 
@@ -280,7 +284,7 @@ class Preview(VerticalScroll, can_focus=True):
             judgement = Text("\n").join(lines)
         out.append_text(judgement)
         if e.dismissed:
-            out.append(f"\n✗ not interested ({one_line(self.topic)}): ranked lower; d again "
+            out.append(f"\n✗ not interested ({one_line(self.topic())}): ranked lower; d again "
                        "or ctrl+z takes it back", style="bold")
         out.append_text(annotations_text(e, self.muted))  # the user's own tags and note
         return out

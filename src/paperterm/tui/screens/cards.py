@@ -27,8 +27,6 @@ from paperterm.tui.text import one_line
 
 if TYPE_CHECKING:
     from paperterm.day.model import DayModel
-    from paperterm.day.session import Session
-    from paperterm.models import Topic
     from paperterm.tui.screens.paper_actions import PaperActions
     from paperterm.tui.screens.triage import Triage
 
@@ -37,9 +35,7 @@ class CardDay(Protocol):
     """The day screen, as the cards use it: its model, topic and session, its triage (seen
     marks) and its paper actions (star, not interested, save)."""
 
-    model: DayModel
-    topic: Topic
-    session: Session
+    model: DayModel  # its topic and session too
     triage: Triage
     papers: PaperActions
     FOOTER_WIDE: int
@@ -73,7 +69,8 @@ class CardHeader(NoticeLine):
         out.append(f"  {where} of {len(c.deck)}", style="bold")
         if c.source is not None:
             out.append(f"  ·  {c.source.status()}", style="bold")
-        out.append(f"  ·  {one_line(c.day.topic.name)}  ·  {one_line(c.day.session.day.label)}")
+        out.append(f"  ·  {one_line(c.day.model.topic.name)}"
+                   f"  ·  {one_line(c.day.model.session.day.label)}")
         starred = sum(e.starred for e in c.deck)
         dismissed = sum(e.dismissed for e in c.deck)
         out.append(f"  ·  {starred}★ {dismissed}✗ {len(c.later)} later")
@@ -98,7 +95,7 @@ class TriageCards(Screen[Entry | None]):
 
     def compose(self) -> ComposeResult:
         yield CardHeader(self)
-        yield Preview(id="card")
+        yield Preview(id="card", topic=lambda: self.day.model.topic.name)
         yield FittingFooter(compact=self.app.size.width < self.day.FOOTER_WIDE)
 
     @property
@@ -112,7 +109,6 @@ class TriageCards(Screen[Entry | None]):
     def on_mount(self) -> None:
         card = self.card
         card.keep_expanded = True  # the full abstract
-        card.topic = self.day.topic.name
         card.empty_message = self._end_message()
         self.set_focus(card)  # arrows and page keys scroll a long card
         self._show()
@@ -132,6 +128,8 @@ class TriageCards(Screen[Entry | None]):
         self.query_one(CardHeader).refresh()
 
     def _marks_changed(self, change: DayChange) -> None:
+        if change.state and not change.fields and "topic" not in change.state:
+            return  # the run's progress, the session: nothing a card shows
         if self.is_attached and self.is_mounted:
             self._bring_back(change)
             self._show()  # a mark given here, undone, or given elsewhere

@@ -21,7 +21,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.css.query import NoMatches
 from textual.message import Message
-from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer, Input
 
@@ -83,9 +82,6 @@ class DayScreen(Screen[None]):
     SORT_NOTICE_DELAY = 0.4  # sort keys pressed closer together than this give one notice
     FOOTER_WIDE = 130  # below this the footer drops its padding so every shown key fits
 
-    scoring: var[bool] = var(False, init=False)  # an LLM run is under way
-    summary: var[RunSummary | None] = var(None, init=False, always_update=True)
-
     class Ready(Message):
         """The screen is up; `notices` are what it has to say at start."""
 
@@ -98,12 +94,11 @@ class DayScreen(Screen[None]):
         """`focus_id`: the paper the cursor starts on (until the user moves it); `visit`:
         opened from the library, on top of it: esc (with no filter to clear) goes back."""
         super().__init__()
-        self.session = session
         self.focus_id = focus_id
         self.visit = visit
-        self.topic: Topic = session.topic
         self.autoscore = autoscore
-        self.model = DayModel.of_papers(session.day.papers, session.day.paper_days)
+        # the day's one owner of its entries, session and topic: the screen observes it
+        self.model = DayModel.of_session(session)
         self.notices: list[tuple[str, str]] = []  # said once, when the screen is up
         self.scorer = ScoringController(self)
         self.triage = Triage(self)
@@ -124,6 +119,23 @@ class DayScreen(Screen[None]):
         self._stop_observing = self.model.subscribe(self._model_changed)
 
     # -- the model's state, read where the screen was asked before -------------------------
+
+    @property
+    def session(self) -> Session:
+        return self.model.session
+
+    @property
+    def topic(self) -> Topic:
+        return self.model.topic
+
+    @property
+    def scoring(self) -> bool:
+        """An LLM run is under way (the model's run state)."""
+        return self.model.run.scoring
+
+    @property
+    def summary(self) -> RunSummary | None:
+        return self.model.run.summary
 
     @property
     def entries(self) -> list[Entry]:
@@ -159,7 +171,7 @@ class DayScreen(Screen[None]):
                     id="search")
         yield ColumnHeader(table, id="columns")
         yield table
-        yield Preview(id="preview")
+        yield Preview(id="preview", topic=lambda: self.model.topic.name)
         yield FittingFooter(compact=self.app.size.width < self.FOOTER_WIDE)
 
     def on_resize(self, event: events.Resize) -> None:
@@ -192,7 +204,6 @@ class DayScreen(Screen[None]):
         self.search.value = self.model.filters.text  # a filter kept from the day before
         self.search.display = bool(self.model.filters.text)
         self.preview.keep_expanded = self.session.config.expand_abstracts
-        self.preview.topic = self.topic.name
         self.day_marks.load()
         self.enrichment.show_signals(self.reader.store)
         self.library.load_annotations(self.model.by_id)
@@ -226,12 +237,6 @@ class DayScreen(Screen[None]):
 
     # -- what shows, in which order ---------------------------------------------------------
 
-    def watch_scoring(self) -> None:
-        self.show_header()
-
-    def watch_summary(self) -> None:
-        self.show_header()
-
     @property
     def alive(self) -> bool:
         """Mounted with its list still there, attached, and the app is not shutting down.
@@ -251,19 +256,27 @@ class DayScreen(Screen[None]):
     def _model_changed(self, change: DayChange) -> None:
         if not self.alive:
             return
+        if "topic" in change.state:  # the preview marks its words
+            self._show_terms()
+        if change.state:  # the topic, the run: the header says them
+            self.show_header()
         if change.reordered:
             self._show_list(to_top=change.resorted)
+        elif "score" in change.fields:
+            self.marks_changed()  # the rows and the counts
         elif change.ids:
             self.marks_changed()
             current = self.current
             if current is not None and current.id in change.ids \
                     and change.fields & {"note", "tags", "dismissed"}:
                 self.preview.render_entry()  # the preview shows them
+        if "score" in change.fields:  # the preview says the paper's score and why
+            self.preview.render_entry()
 
     def _show_list(self, *, to_top: bool) -> None:
         self.preview.empty_message = self._empty_message()
         self.table.empty_message = self.preview.empty_message
-        self.preview.set_terms(self.model.filters.terms(), keyword_terms(self.topic.keywords))
+        self._show_terms()
         table = self.table
         if to_top:
             table.moved_by_user = False
@@ -273,6 +286,10 @@ class DayScreen(Screen[None]):
             if at is not None:
                 table.move_to(at)
         self.show_header()
+
+    def _show_terms(self) -> None:
+        self.preview.set_terms(self.model.filters.terms(),
+                               keyword_terms(self.model.topic.keywords))
 
     def marks_changed(self) -> None:
         """Seen, star or mark flags changed in place: repaint the rows and the counts."""
@@ -297,8 +314,7 @@ class DayScreen(Screen[None]):
     def show_header(self) -> None:
         try:
             self.query_one("#topbar", TopBar).info = day_header(
-                self.model, self.session.day, topic_label(self.topic), scoring=self.scoring,
-                summary=self.summary)
+                self.model, self.session.day, topic_label(self.model.topic))
             self.query_one("#columns", ColumnHeader).set_sort(self.model.sort_key,
                                                               self.model.reverse)
         except NoMatches:  # pragma: no cover - before compose, or during shutdown

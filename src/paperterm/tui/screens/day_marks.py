@@ -18,19 +18,18 @@ class DayMarks(DayController):
             e = by_id.get(pid)
             if e is not None:
                 e.seen, e.starred, e.saved, e.bib_key = st.seen, st.starred, st.saved, st.bib_key
-        mark_history(store, by_id, self.session.day, self.view.topic.follow)
+        mark_history(store, by_id, self.session.day, self.view.model.topic.follow)
         self.load_dismissed()
 
     def load_dismissed(self) -> None:
         """Which papers are marked "not interested" under the screen's topic."""
         view = self.view
         try:
-            dismissed = view.reader.store.marks.dismissed_ids(view.topic.name)
+            dismissed = view.reader.store.marks.dismissed_ids(view.model.topic.name)
         except Exception:  # an unreadable store loses only the trace of the marks
             dismissed = set()
         for e in view.model.entries:
             e.dismissed = e.id in dismissed
-        view.preview.topic = view.topic.name
 
     def reload_keys(self) -> None:
         """The citation keys of the saved papers as the store has them (after the marks

@@ -120,7 +120,7 @@ class DayNavigation(DayController):
             if day is not None:
                 self._show(req, day, notice)
                 return
-        reader.session = replace(reader.session, pending=req)
+        reader.update_session(pending=req)
         reader.say(days.loading_label(req), timeout=5)
         self._thread = fetch_in_thread(self.view, req, reader.session.open_store, notice)
 
@@ -133,18 +133,18 @@ class DayNavigation(DayController):
         if message.worker is self._thread:
             self._thread = None
             reader = self.view.reader
-            reader.session = replace(reader.session, pending=None)
+            reader.update_session(pending=None)
             reader.say(message.error, "error")
 
     def _show(self, req: LoadRequest, day: Day, notice: str | None) -> None:
         reader, app = self.view.reader, self.view.app
-        reader.session = replace(reader.session, pending=None)
+        reader.update_session(pending=None)
         if reader.quitting:
             return
         if req.since is not None and not day.papers:  # an empty week: the day shown stays
             reader.say(_empty_week(req.since, [notice, *day.notices]), "warning", timeout=8)
             return
-        s = reader.session = replace(reader.session, day=day, request=replace(req, step=0))
+        s = reader.update_session(day=day, request=replace(req, step=0))
         # down to the reader's own day: a day visited from the library goes too
         while len(app.screen_stack) > 1 and (not isinstance(app.screen, self.screen_class)
                                              or getattr(app.screen, "visit", False)):

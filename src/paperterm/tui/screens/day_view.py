@@ -18,8 +18,6 @@ if TYPE_CHECKING:
     from paperterm.day.listing import Entry
     from paperterm.day.model import DayModel
     from paperterm.day.session import Session
-    from paperterm.models import Topic
-    from paperterm.services.scoring import RunSummary
     from paperterm.tui.host import Reader
     from paperterm.tui.paper_list import PaperTable
     from paperterm.tui.preview import Preview
@@ -28,14 +26,13 @@ if TYPE_CHECKING:
 class DayView(Protocol):
     """The day screen, as its controllers see it."""
 
-    session: Session
-    model: DayModel  # the entries, what shows, marks
-    topic: Topic  # the topic the day is scored against (switching changes it)
+    model: DayModel  # the entries, what shows, marks; the session and the topic
     autoscore: bool  # LLM runs start without asking
-    scoring: bool  # an LLM run is under way (the header says so)
-    summary: RunSummary | None  # the run's progress or outcome (the header)
     notices: list[tuple[str, str]]  # said once, when the screen is up
 
+    @property
+    def session(self) -> Session:
+        """The model's session (read only: changed through the model)."""
     @property
     def reader(self) -> Reader: ...
     @property
@@ -89,8 +86,8 @@ class DayController:
 
     @property
     def session(self) -> Session:
-        """The screen's session (a new one after a topic switch)."""
-        return self.view.session
+        """The day's session, as its model holds it (a new one after a topic switch)."""
+        return self.view.model.session
 
     def _say(self, message: str, severity: str = "information",
              timeout: float | None = None) -> None:

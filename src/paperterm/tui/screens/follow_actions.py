@@ -31,11 +31,11 @@ class Follows(DayController):
 
     def start(self) -> None:
         """At start: the topic follows every followed author; their papers are marked."""
-        self.view.topic = self.with_follows(self.view.topic)
+        self.model.set_topic(self.with_follows(self.model.topic))
         self.mark_followed()
 
     def mark_followed(self) -> None:
-        followed = Followed(self.view.topic.follow)
+        followed = Followed(self.model.topic.follow)
         for e in self.model.entries:
             e.followed = bool(followed.authors_of(e.paper))
 
@@ -49,7 +49,7 @@ class Follows(DayController):
         if not e.paper.authors:
             self.view.reader.say("This paper lists no authors to follow.", timeout=4)
             return
-        followed = Followed(self.view.topic.follow)
+        followed = Followed(self.model.topic.follow)
         commands = []
         for author in dict.fromkeys(clean_author(a) for a in e.paper.authors):
             on = followed.follows(author)
@@ -69,11 +69,11 @@ class Follows(DayController):
         if not on and any(name_key(n) == key for n in base):
             reader.say(f"{author} is followed in the config file (follow = [...]); "
                        "remove them there", "warning")
-        names = [n for n in self.view.topic.follow if name_key(n) != key]
-        self.view.topic = replace(self.view.topic, follow=merged(names, [author] if on else []))
+        names = [n for n in self.model.topic.follow if name_key(n) != key]
+        self.model.set_topic(replace(self.model.topic,
+                                     follow=merged(names, [author] if on else [])))
         self.mark_followed()
         if not self.session.settings.use_llm:
             self.scoring.score_locally(hint=False)
-        self.view.refilter()
-        self.view.preview.render_entry()
+        self.model.scores_changed()  # the @ marks, the followed authors' lift
         reader.say(f"{'Following' if on else 'No longer following'} {author}", timeout=4)

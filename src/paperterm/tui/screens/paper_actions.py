@@ -62,7 +62,7 @@ class PaperActions(DayController):
             if not store.available:
                 self._say("No database: paperterm cannot remember this.", "warning")
             return
-        topic = self.view.topic.name
+        topic = self.view.model.topic.name
         changes = self.view.reader.marks.toggle_dismissed([e.id])
         dismissed = any(c.field == "dismissed" and c.value for c in changes)
         title = clean_line(e.paper.title)  # whole: the log keeps it (M)

@@ -99,22 +99,22 @@ class ScoringController(DayController):
             self.view.run_worker(partial(count_hint, "llm"), name="hint", thread=True,
                                  exit_on_error=False)
         papers = [e.paper for e in model.entries]
-        store, label, topic = reader.store, self.session.day.label, self.view.topic
+        store, label, topic = reader.store, self.session.day.label, self.model.topic
         # issue 32, item 10: whether it is current is read after the first paint (what the
         # user taught it grows with a year of marks); ranked again if it is not
         scores = ranking.newest_blend(store, papers, topic, label)
         if scores is not None:
             set_scores(model.by_id, scores, "local")
-            model.scorer_label = "local scorer"
+            model.set_run(scorer_label="local scorer")
             self.view.call_after_refresh(self.check_ranking)
             return
         small = len(papers) <= self.INLINE_LOCAL_MAX
         scores = ranking.keyword_scores(store, papers, topic, label, compute=small)
         if scores is not None:
             set_scores(model.by_id, scores, "local")
-            model.scorer_label = "local scorer"
+            model.set_run(scorer_label="local scorer")
         else:
-            model.scorer_label = "local scorer (ranking…)"
+            model.set_run(scorer_label="local scorer (ranking…)")
         # after the first paint: loading the embedding model competes for the interpreter
         self.view.call_after_refresh(partial(self.relearn, keywords_first=scores is None))
 
@@ -126,7 +126,7 @@ class ScoringController(DayController):
             return
         papers = [e.paper for e in self.model.entries]
         self._rank_worker = self.view.run_worker(
-            partial(rank_in_thread, self.view, papers, self.view.topic, self._where(),
+            partial(rank_in_thread, self.view, papers, self.model.topic, self._where(),
                     self.session.day.label, keywords_first),
             name="ranking", group="ranking", thread=True, exit_on_error=False)
 
@@ -137,7 +137,7 @@ class ScoringController(DayController):
             return
         self._rank_worker = self.view.run_worker(
             partial(check_ranking_in_thread, self.view, [e.paper for e in self.model.entries],
-                    self.view.topic, self.session.open_store, self.session.day.label),
+                    self.model.topic, self.session.open_store, self.session.day.label),
             name="ranking", group="ranking", thread=True, exit_on_error=False)
 
     def _where(self) -> ranking.LocalRanking:
@@ -155,16 +155,15 @@ class ScoringController(DayController):
         if message.worker is not self._rank_worker:
             return  # a newer ranking (or a topic switch) replaced it
         if message.stale:  # the cached blend shown was taught less than the user has now
-            if message.topic is self.view.topic and not self.session.settings.use_llm:
-                self.model.scorer_label = "local scorer (ranking…)"
-                self.view.show_header()
+            if message.topic is self.model.topic and not self.session.settings.use_llm:
+                self.model.set_run(scorer_label="local scorer (ranking…)")
                 self.relearn()
             return
         self._ranked(message.topic, message.scores)
 
     def _ranked(self, topic: Topic, scores: list[Score] | None) -> None:
         view = self.view
-        if (not view.alive or topic is not view.topic or scores is None
+        if (not view.alive or topic is not self.model.topic or scores is None
                 or self.session.settings.use_llm):
             return
         by_id = self.model.by_id
@@ -172,16 +171,15 @@ class ScoringController(DayController):
                 s.relevance, s.fine, s.reason) for s in scores):
             return  # nothing new: the rows stay where they are
         set_scores(by_id, scores, "local")
-        self.model.scorer_label = "local scorer"
-        view.refilter()
-        view.preview.render_entry()
+        self.model.set_run(scorer_label="local scorer")
+        self.model.scores_changed()
 
     def rank_provisionally(self, why: str) -> None:
         """The papers the model did not score keep the day's local value, labelled
         provisional, so the list stays ranked as `score --json` ranks it."""
         if not any(e.status in PROVISIONAL for e in self.model.entries):
             return
-        self.model.scorer_label = f"local scorer, provisional ({why})"
+        self.model.set_run(scorer_label=f"local scorer, provisional ({why})")
         self._stand_in_ranking(self._provisional)
 
     def rank_queued(self) -> None:
@@ -195,7 +193,7 @@ class ScoringController(DayController):
         from paperterm.day.scores import stand_in_ranking
 
         papers = [e.paper for e in self.model.entries]
-        topic, store, label = self.view.topic, self.view.reader.store, self.session.day.label
+        topic, store, label = self.model.topic, self.view.reader.store, self.session.day.label
         scores = stand_in_ranking(store, papers, topic, label, compute=False)
         if scores is not None:
             now(topic, scores)
@@ -211,11 +209,10 @@ class ScoringController(DayController):
 
     def _provisional(self, topic: Topic, scores: list[Score] | None) -> None:
         view = self.view
-        if topic is not view.topic or scores is None:
+        if topic is not self.model.topic or scores is None:
             return
         if lay_local_under(self.model.by_id, scores):
-            view.refilter(to_top=not view.table.moved_by_user)
-            view.preview.render_entry()
+            self.model.scores_changed(to_top=not view.table.moved_by_user)
 
     def score_with_llm(self, papers: list[Paper], *, use_cache: bool,
                        prefilter: bool = False) -> None:
@@ -228,13 +225,13 @@ class ScoringController(DayController):
             from paperterm.services.scoring import cached_scores
 
             try:
-                cached = cached_scores(store, todo, self.view.topic, self.session.settings)
+                cached = cached_scores(store, todo, self.model.topic, self.session.settings)
             except Exception as exc:
                 cached = {}
                 self.view.notices.append((f"score cache unreadable: {exc}", "warning"))
             set_scores(by_id, cached.values(), "cached")
             todo = [p for p in todo if p.id not in cached]
-        self.model.scorer_label = self.session.settings.model
+        self.model.set_run(scorer_label=self.session.settings.model)
         if not todo or not self.view.autoscore:
             return
         from paperterm.services.scoring import missing_key
@@ -249,7 +246,7 @@ class ScoringController(DayController):
         mark_queued(by_id, todo)
         self.rank_queued()  # ranked locally from the first paint, until the model's scores
         # after the list is on screen: the worker imports the engine (and litellm)
-        self.view.scoring = True
+        self.model.set_run(scoring=True)
         self.view.call_after_refresh(partial(self.start_scoring, todo, prefilter=prefilter))
 
     def start_scoring(self, papers: list[Paper], *, prefilter: bool = False,
@@ -260,13 +257,12 @@ class ScoringController(DayController):
         self.cancel()
         self._cancel = threading.Event()
         view = self.view
-        view.scoring = True
-        view.summary = None
+        self.model.set_run(scoring=True, summary=None)
         s = self.session
         day = s.day.day.isoformat() if s.day.day else None
         whole = (s.day.label, [e.paper for e in self.model.entries]) if prefilter else None
         self._worker = view.run_worker(
-            partial(score_in_thread, view, papers, view.topic, s.settings, s.open_store,
+            partial(score_in_thread, view, papers, self.model.topic, s.settings, s.open_store,
                     self._cancel, day, whole, fresh),
             name="scoring", group="scoring", thread=True, exit_on_error=False,
         )
@@ -277,18 +273,18 @@ class ScoringController(DayController):
         if not papers:
             return
         view = self.view
-        if self.session.settings.use_llm and view.scoring:
+        if self.session.settings.use_llm and self.model.run.scoring:
             self.rescore_later(papers)
             return
         if self.session.settings.use_llm:
             view.autoscore = True
             self.score_with_llm(papers, use_cache=True)
-            if not view.scoring:
+            if not self.model.run.scoring:
                 self._say("Every shown paper already has a score for this topic and model.")
-            view.refilter()
+            self.model.scores_changed()
         else:
             self.score_locally(hint=False)
-            view.refilter()
+            self.model.scores_changed()
             self._say(ENABLE_LLM_HINT, timeout=6)
 
     def force_rescore(self) -> None:
@@ -303,7 +299,7 @@ class ScoringController(DayController):
             return
         if not papers:
             return
-        if self.view.scoring:
+        if self.model.run.scoring:
             self._say("Scoring is running: force a rescore once it has finished.", "warning")
             return
         stop = missing_key(settings)
@@ -339,14 +335,14 @@ class ScoringController(DayController):
         if self._worker is not None:
             self._worker.cancel()
             self._worker = None
-        self.view.scoring = False
+        self.model.set_run(scoring=False)
 
     def switch_topic(self) -> None:
         """The view's topic changed: forget the old topic's runs and scores, score anew."""
         self.cancel()
         self._rescore_next = []
         self._rank_worker = self._provisional_worker = None
-        self.view.summary = None
+        self.model.set_run(summary=None)
         self._pending_scores.clear()
         clear_scores(self.model.entries)
         if self.session.settings.use_llm and (ask := self._costly([
@@ -364,7 +360,7 @@ class ScoringController(DayController):
         """What to ask before a model run over config `confirm_cost`, or None."""
         from paperterm.services.scoring import ask_first
 
-        return ask_first(papers, self.view.topic, self.session.settings,
+        return ask_first(papers, self.model.topic, self.session.settings,
                          self.session.open_store, self.session.config.confirm_cost,
                          then="ranked locally; press r to score with the model",
                          load_prices=False)
@@ -380,21 +376,19 @@ class ScoringController(DayController):
             self._flush_timer = self.view.set_timer(self.SCORE_FLUSH_DELAY, self._flush_scores)
 
     def on_scoring_progress(self, message: ScoringProgress) -> None:
-        if message.worker is self._worker and self.view.scoring:
-            self.view.summary = message.summary
+        if message.worker is self._worker and self.model.run.scoring:
+            self.model.set_run(summary=message.summary)
 
     def on_scoring_failed(self, message: ScoringFailed) -> None:
         if message.worker is not self._worker:
             return
-        view = self.view
         self._flush_scores()
         self._worker = None
-        view.scoring = False
+        self.model.set_run(scoring=False)
         fail_queued(self.model.entries, message.error)
         self._say(message.error, "error", timeout=12)
-        view.refilter()
+        self.model.scores_changed()
         self.rank_provisionally("the model could not score")
-        view.preview.render_entry()
 
     def on_scoring_finished(self, message: ScoringFinished) -> None:
         if message.worker is not self._worker:
@@ -403,8 +397,7 @@ class ScoringController(DayController):
         self._flush_scores()
         self._worker = None
         summary = message.summary
-        view.scoring = False
-        view.summary = summary
+        self.model.set_run(scoring=False, summary=summary)
         entries = self.model.entries
         fail_queued(entries, summary.stopped or "no score returned")
         if summary.prefiltered:
@@ -417,12 +410,12 @@ class ScoringController(DayController):
         if summary.stopped:
             self._say(f"Scoring {summary.stop_line}", "warning", timeout=12)
         # the final ranking: its top shows, unless the user is reading further down
-        view.refilter(to_top=not view.table.moved_by_user)
+        self.model.scores_changed(to_top=not view.table.moved_by_user)
         self.rank_provisionally("not all scored by the model")
         later, self._rescore_next = self._rescore_next, []
         if later and summary.halted is None:
             self.score_with_llm(later, use_cache=True)
-        view.preview.render_entry()
+            self.model.scores_changed(reorder=False)  # those queued say so
 
     def _flush_scores(self) -> None:
         self._flush_timer = None
@@ -430,9 +423,5 @@ class ScoringController(DayController):
         if not merge_scores(self.model.by_id, pending):
             return
         model = self.model
-        if model.sort_key in SCORE_SORTS or model.filters.min_relevance is not None:
-            self.view.refilter()
-        else:
-            self.view.table.refresh_entries()
-            self.view.show_header()
-        self.view.preview.render_entry()
+        model.scores_changed(reorder=model.sort_key in SCORE_SORTS
+                             or model.filters.min_relevance is not None)

@@ -8,7 +8,6 @@ whatever is typed can be used as a topic (`topics.resolve_topic`, as `--topic` d
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -80,14 +79,13 @@ class TopicSwitch:
         if topic.adhoc:  # offered again by `t` for the rest of the session
             view.reader.free_topics.setdefault(topic.name, topic)
         view.reader.switch_marks_topic(topic.name)  # what was read so far: the old topic's
-        view.topic = self.follows.with_follows(topic)
-        view.session = replace(view.session, topic=view.topic)
-        view.reader.session = replace(view.reader.session, topic=view.topic)  # later days
+        view.model.set_topic(self.follows.with_follows(topic))  # the header and preview follow
+        # later days open with it (the reader's session; this day's is the model's)
+        view.reader.update_session(topic=view.model.topic)
         self.follows.mark_followed()
         view.load_dismissed()
         self.scoring.switch_topic()
-        view.refilter(to_top=True)
-        view.preview.render_entry()
+        view.model.scores_changed(to_top=True)  # the new topic's ranking, from its top
         view.reader.say(f"Topic: {topic.name}", timeout=3)
 
 

@@ -60,7 +60,7 @@ class UnsureTriage(DayController):
         exclude = frozenset(e.id for e in entries if e.starred or e.saved or e.dismissed)
         where = LocalRanking(view.reader.ranking, self.session.db_path, self.session.open_store)
         self._worker = view.run_worker(
-            partial(unsure_in_thread, view, [e.paper for e in entries], view.topic, where,
+            partial(unsure_in_thread, view, [e.paper for e in entries], view.model.topic, where,
                     self.session.day.label, ranked, exclude),
             name="unsure", group="unsure", thread=True, exit_on_error=False)
 
@@ -84,7 +84,7 @@ class UnsureTriage(DayController):
             return
         from paperterm.tui.screens.cards import TriageCards
 
-        self.answers = len(unsure_answers(self.view.topic.name))
+        self.answers = len(unsure_answers(self.view.model.topic.name))
         self._cards = TriageCards(self.view, deck, 0, self)  # type: ignore[arg-type]
         self.view.app.push_screen(self._cards, self._closed)
         self._say(f"Unsure queue: {HOW.get(message.how, message.how)}", timeout=4)
@@ -96,8 +96,8 @@ class UnsureTriage(DayController):
     def answered(self, cards: TriageCards, entry: Entry, answer: str) -> None:
         """An answer teaches the ranking (the mark did); it is recorded for `eval`, and the
         cards still to come are asked for again, from the retrained model."""
-        record_unsure_answer(self.view.topic.name, entry.id, answer)
-        self.answers = len(unsure_answers(self.view.topic.name))
+        record_unsure_answer(self.view.model.topic.name, entry.id, answer)
+        self.answers = len(unsure_answers(self.view.model.topic.name))
         if cards.current is not None:
             self._find()
         cards.query_one("#card-header").refresh()
