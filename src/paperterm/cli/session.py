@@ -56,9 +56,12 @@ def scoring_context(opts: Options, store: Store, notices: list[str],
     return with_follows(topic, config.follow, store), _settings(opts, config)
 
 
-def open_store(notices: list[str]) -> Store:
+def open_store(notices: list[str], *, reading: bool = False) -> Store:
+    """The database; `reading`: for a command that only reads, so that a disk too full to
+    open it as usual still gives the results (`Store.open_for_reading`)."""
     try:
-        store = Store.open(paths.database_file())
+        path = paths.database_file()
+        store = Store.open_for_reading(path) if reading else Store.open(path)
     except StoreError as exc:
         raise UserError(str(exc), 1) from None
     if store.notice:
@@ -71,7 +74,7 @@ def scored_store(opts: Options) -> tuple[Store, Topic, ScoringSettings]:
     their scores (search, starred, eval); what opening them had to say is said on stderr.
     The caller closes the store."""
     notices: list[str] = []
-    store = open_store(notices)
+    store = open_store(notices, reading=True)
     try:
         topic, settings = scoring_context(opts, store, notices)
     except BaseException:
