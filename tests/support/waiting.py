@@ -12,7 +12,7 @@ from typing import TypeVar
 T = TypeVar("T")
 
 
-def wait_for(condition: Callable[[], T], timeout: float = 10.0, *, every: float = 0.01,
+def wait_for(condition: Callable[[], T], timeout: float = 90.0, *, every: float = 0.01,
              what: str = "condition") -> T:
     """The first truthy value of `condition()`, polled every `every` seconds; AssertionError
     when none comes within `timeout`."""
