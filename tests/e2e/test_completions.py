@@ -117,7 +117,7 @@ def test_zsh_completes_in_a_real_terminal(cli, tmp_path, shell_env):
     exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in shell_env.items()
                        if k.startswith("PAPERTERM_") or k in ("PATH", "HOME"))
     pane = Pane(f"env -u COLUMNS -u LINES {exports} TERM=xterm-256color zsh -f", 140, 40)
-    keys, wait = pane.keys, partial(pane.wait, seconds=30.0, every=0.2)
+    keys, wait = pane.keys, partial(pane.wait, every=0.2)
 
     try:
         keys(f"autoload -U compinit && compinit -u && source {path} && echo READY", "Enter")
@@ -203,7 +203,7 @@ def test_fish_completes_names_as_data(cli, tmp_path, evil_env):
                        if k.startswith("PAPERTERM_") or k in ("PATH", "HOME"))
     pane = Pane(f"cd {shlex.quote(str(work))} && env -u COLUMNS -u LINES {exports} "
                 "TERM=xterm-256color fish --no-config", 140, 40)
-    keys, wait = pane.keys, partial(pane.wait, seconds=30.0, every=0.2)
+    keys, wait = pane.keys, partial(pane.wait, every=0.2)
     try:
         keys(f"source {path}; and echo READY", "Enter")
         wait(lambda s: "\nREADY" in s)
@@ -227,7 +227,7 @@ def test_zsh_completes_names_as_data_in_a_real_terminal(cli, tmp_path, evil_env)
                        if k.startswith("PAPERTERM_") or k in ("PATH", "HOME"))
     pane = Pane(f"cd {shlex.quote(str(work))} && env -u COLUMNS -u LINES {exports} "
                 "TERM=xterm-256color zsh -f", 140, 40)
-    keys, wait = pane.keys, partial(pane.wait, seconds=30.0, every=0.2)
+    keys, wait = pane.keys, partial(pane.wait, every=0.2)
     try:
         keys(f"autoload -U compinit && compinit -u && source {path} && echo READY", "Enter")
         wait(lambda s: "\nREADY" in s)

@@ -44,14 +44,54 @@ def test_a_full_data_disk_is_named(cli, small_disk, monkeypatch):
     assert cli("score", "--sample", "--scorer", "local", "--json").returncode == 0
     assert cli("star", PID).returncode == 0
     fill(small_disk)
-    for args in (("starred",), ("search", "ising"), ("eval",), ("star", "2602.20670")):
-        r = cli(*args)
-        assert r.returncode == 1, (args, r.stderr)
-        assert "disk holding the database is full" in r.stderr, (args, r.stderr)
-        assert "no transaction is active" not in r.stderr and r.stderr.count("\n") == 1
+    r = cli("star", "2602.20670")  # a write: one line naming the full disk
+    assert r.returncode == 1, r.stderr
+    assert "disk holding the database is full" in r.stderr, r.stderr
+    assert "no transaction is active" not in r.stderr and r.stderr.count("\n") == 1
+    _read_only_commands_answer(cli, noted=True)  # (no -shm: SQLite would have made one)
     os.unlink(small_disk / "filler")
     r = cli("starred", "--json")  # nothing committed was lost
-    assert r.returncode == 0 and PID in r.stdout
+    assert r.returncode == 0 and PID in r.stdout and "2602.20670" not in r.stdout
+
+
+def _read_only_commands_answer(cli, *, noted: bool) -> None:  # type: ignore[no-untyped-def]
+    """On the full disk the commands that only read give their results (the database is
+    read without writing); `noted`: with one line saying the disk is full."""
+    for args in (("starred", "--json"), ("search", "ising", "--json"), ("eval",)):
+        r = cli(*args)
+        assert r.returncode == 0, (args, r.stderr)
+        said = [line for line in r.stderr.splitlines() if "disk" in line]
+        assert len(said) == noted, (args, r.stderr)
+        assert not said or "disk holding the database is full" in said[0], (args, r.stderr)
+        assert "error" not in r.stderr and "I/O" not in r.stderr, (args, r.stderr)
+        if args[0] == "starred":
+            assert {p["id"] for p in json.loads(r.stdout)} == {PID}, r.stdout
+        elif args[0] == "search":
+            assert json.loads(r.stdout), "search found nothing on the full disk"
+        else:
+            assert "how each scorer ranks your picks" in r.stdout, r.stdout
+
+
+def test_a_full_disk_read_sees_what_a_running_writer_committed(cli, small_disk, monkeypatch):
+    """Another paperterm (the reader) has the database open, its last star still in the WAL
+    (not checkpointed): a read on the full disk sees it, and the writer keeps working."""
+    from paperterm.store import Store
+
+    home = small_disk / "home"
+    monkeypatch.setenv("PAPERTERM_HOME", str(home))
+    assert cli("score", "--sample", "--scorer", "local", "--json").returncode == 0
+    running = Store.open(home / "paperterm.sqlite3")
+    try:
+        running.conn.execute("PRAGMA wal_autocheckpoint=0")  # the star stays in the WAL
+        running.marks.set_starred(PID, True, topic="moe")
+        assert os.path.getsize(home / "paperterm.sqlite3-wal") > 0
+        fill(small_disk)
+        _read_only_commands_answer(cli, noted=False)  # (the writer's -shm is there to share)
+        assert running.marks.starred_ids() == {PID}  # not disturbed by the read
+    finally:
+        running.close()
+    os.unlink(small_disk / "filler")
+    assert PID in cli("starred", "--json").stdout
 
 
 def test_a_read_only_data_dir_makes_star_fail(cli, small_disk, monkeypatch):

@@ -7,7 +7,7 @@ import os
 import shlex
 import shutil
 import sys
-import time
+import threading
 from pathlib import Path
 
 import pytest
@@ -66,12 +66,12 @@ def terminal(tmp_path):
 def test_list_move_sort_filter_save_quit_in_a_real_terminal(terminal):
     term, tmp_path = terminal
     # the first start's notice (how to score with a model) shows in the header line first
-    first = term.wait(lambda s: "244/244 papers" in s, seconds=40)
+    first = term.wait(lambda s: "244/244 papers" in s)
     assert "topic moe" in first and "2026-02-25" in first
     # the topic's top papers (as `score --json` ranks them, keywords or blend) are on the first
     # screen: one of the top five titles shows, as far as the list has room for it
     top = [title[:30] for title in _top_titles(tmp_path, 5)]
-    term.wait(lambda s: any(t in s for t in top), seconds=20)
+    term.wait(lambda s: any(t in s for t in top))
     # sort: the header names the new key (no novelty sorts: the local scorer gives none)
     term.keys("s")
     term.wait(lambda s: "sort title" in s)
@@ -86,7 +86,7 @@ def test_list_move_sort_filter_save_quit_in_a_real_terminal(terminal):
     term.keys("Enter")
     # mark two papers and save them to the .bib file
     term.keys("x", "j", "x", "b")
-    screen = term.wait(lambda s: "Saved to" in s, seconds=15)
+    screen = term.wait(lambda s: "Saved to" in s)
     bib = tmp_path / "home" / "papers.bib"
     entries = [line for line in bib.read_text(encoding="utf-8").splitlines()
                if line.startswith("@misc{")]
@@ -105,7 +105,7 @@ def test_a_hanging_network_never_shows_a_blank_terminal(tmp_path):
     from support.fakearxiv import FakeArxiv, Reply
 
     fake = FakeArxiv()
-    fake.route("/rss/", Reply(body=FEED.read_bytes(), delay=25))  # hangs past the test
+    fake.route("/rss/", Reply(body=FEED.read_bytes(), hold=threading.Event()))  # never set
     env = {
         "PAPERTERM_HOME": str(tmp_path / "home"),
         "PAPERTERM_CONFIG": str(tmp_path / "config.toml"),
@@ -116,12 +116,13 @@ def test_a_hanging_network_never_shows_a_blank_terminal(tmp_path):
     }
     term = Terminal(f"{shlex.quote(sys.executable)} -m paperterm --topic moe", env)
     try:
-        start = time.monotonic()
-        screen = term.wait(lambda s: "bundled sample day" in s, seconds=15)
-        assert time.monotonic() - start < 15 and "while today's announcement loads" in screen
-        assert term.wait(lambda s: "[sample]" in s, seconds=15)  # the header, once it shows
+        # the answer never comes: a reader that waited for it would never show the sample,
+        # and the notice says the fetch still goes on (no wall-clock bound: the event itself)
+        screen = term.wait(lambda s: "bundled sample day" in s)
+        assert "while today's announcement loads" in screen
+        assert term.wait(lambda s: "[sample]" in s)  # the header, once it shows
         term.keys("q")
-        final = term.wait(lambda s: "EXIT=" in s, seconds=10)
+        final = term.wait(lambda s: "EXIT=" in s)
         assert "EXIT=0" in final and "Traceback" not in final
     finally:
         term.close()
@@ -152,11 +153,11 @@ def test_at_80x24_the_preview_shows_at_least_six_abstract_lines(tmp_path):
     try:
         term.wait(lambda s: "244/244" in s)
         # a fresh home: the first-start hint covers half the preview for its ten seconds
-        first = abstract_lines(term.wait(lambda s: len(abstract_lines(s)) >= 6, seconds=25))
+        first = abstract_lines(term.wait(lambda s: len(abstract_lines(s)) >= 6))
         term.keys("j", "j", "j")  # and on another paper too
-        term.wait(lambda s: len(abstract_lines(s) - first) >= 6, seconds=10)
+        term.wait(lambda s: len(abstract_lines(s) - first) >= 6)
         term.keys("q")
-        final = term.wait(lambda s: "EXIT=" in s, seconds=10)
+        final = term.wait(lambda s: "EXIT=" in s)
         assert "EXIT=0" in final
     finally:
         term.close()
@@ -172,7 +173,7 @@ def test_the_footer_shows_whole_keys_only(tmp_path, cols):
     stray letter after "^p palette"."""
     term = Terminal(READER, reader_env(tmp_path), cols=cols, rows=24)
     try:
-        screen = term.wait(lambda s: "244/244" in s and "palette" in s, seconds=40)
+        screen = term.wait(lambda s: "244/244" in s and "palette" in s)
         footer = term.wait(lambda s: "q Quit" in s.splitlines()[-1]).splitlines()[-1]
         keys, _, palette = footer.partition("▏")
         assert palette.strip() == "^p palette", footer
@@ -206,7 +207,7 @@ def test_a_console_browser_gets_the_terminal_and_the_reader_comes_back(tmp_path)
         back = term.wait(lambda s: "244/244" in s and "FAKE-LYNX" not in s)
         assert "Traceback" not in back
         term.keys("q")
-        final = term.wait(lambda s: "EXIT=" in s, seconds=10)
+        final = term.wait(lambda s: "EXIT=" in s)
         assert "EXIT=0" in final and "Traceback" not in final
     finally:
         term.close()

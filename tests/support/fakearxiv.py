@@ -26,6 +26,9 @@ class Reply:
     status: int = 200
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0  # seconds before answering
+    # answer only once this is set (the test says when: after it saw what must come first,
+    # however long a loaded machine took to show it); the server's stop ends the wait too
+    hold: threading.Event | None = None
     trickle: float = 0.0  # seconds between 16-byte pieces of the body
     raw: bytes | None = None
 
@@ -53,6 +56,9 @@ class FakeArxiv:
                 reply = fake._next(self.path)
                 if reply.delay and fake.stop.wait(reply.delay):
                     return
+                while reply.hold is not None and not reply.hold.wait(0.05):
+                    if fake.stop.is_set():
+                        return
                 if reply.raw is not None:
                     self.wfile.write(reply.raw)
                     self.wfile.flush()

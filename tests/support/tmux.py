@@ -32,7 +32,7 @@ class Pane:
     def keys(self, *keys: str) -> None:
         subprocess.run([*self._tmux, "send-keys", "-t", self.name, *keys], check=True)
 
-    def wait(self, condition: Callable[[str], bool], seconds: float = 20.0,
+    def wait(self, condition: Callable[[str], bool], seconds: float = 90.0,
              every: float = 0.1) -> str:
         """The first screen that satisfies `condition`; AssertionError (with the last
         screen) after `seconds`."""

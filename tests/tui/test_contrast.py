@@ -44,13 +44,13 @@ async def test_every_letter_reads_in_every_theme(make_session, make_app, until, 
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await until(pilot, lambda: app.theme == theme and any(
             _text_on_screen(app, p.title[:12]) for p in session.day.papers[:3]),
-                    seconds=60, what=f"the day list painted in {theme}")
+                    what=f"the day list painted in {theme}")
         _check(app, "day list with the cursor", failures)
         await pilot.press("j", "j", "asterisk", "x", "enter")  # a star, a mark, expanded
         await pilot.pause()
         _check(app, "marks and the expanded preview", failures)
         await pilot.press("d")  # not interested: a notice, and the row's trace
-        await until(pilot, lambda: _text_on_screen(app, "Not interested"), seconds=60,
+        await until(pilot, lambda: _text_on_screen(app, "Not interested"),
                     what="the 'Not interested' notice on screen")
         _check(app, "a notice", failures)
         await pilot.press("tab")  # the preview has the focus: the list's cursor is blurred
@@ -63,11 +63,11 @@ async def test_every_letter_reads_in_every_theme(make_session, make_app, until, 
         await pilot.pause()
         _check(app, "zoomed preview", failures)
         await pilot.press("z", "v")  # the quick triage card
-        await until(pilot, lambda: _text_on_screen(app, "Quick triage"), seconds=60,
+        await until(pilot, lambda: _text_on_screen(app, "Quick triage"),
                     what="the quick triage card on screen")
         _check(app, "triage card", failures)
         await pilot.press("escape", "question_mark")
-        await until(pilot, lambda: _text_on_screen(app, "paperterm keys"), seconds=60,
+        await until(pilot, lambda: _text_on_screen(app, "paperterm keys"),
                     what="the help dialog on screen")
         _check(app, "help dialog", failures)
     assert not failures, "\n".join(failures)

@@ -102,7 +102,7 @@ async def test_a_missing_day_is_fetched_in_the_background(
         await pilot.press("left_square_bracket")
         await until(pilot, lambda: _showing(app, "2026-02-24"))
         await pilot.press("left_square_bracket")  # Mon 02-23: not cached
-        await until(pilot, lambda: _showing(app, "2026-02-23"), seconds=20)
+        await until(pilot, lambda: _showing(app, "2026-02-23"))
         assert [r.path.split("?")[0] for r in fake_arxiv.requests] == ["/api/query"]
         assert len(_day(app).entries) == 5
         assert probe(app).said("approximated from arXiv API")

@@ -31,7 +31,7 @@ async def opened(app, pilot, session, until) -> EvaluationScreen:
     await app.push_screen(EvaluationScreen(session))
     screen = app.screen
     assert isinstance(screen, EvaluationScreen)
-    await until(pilot, lambda: screen.lines != [], seconds=30)
+    await until(pilot, lambda: screen.lines != [])
     return screen
 
 
@@ -58,7 +58,7 @@ async def test_the_palette_opens_the_evaluation_with_the_eval_table(
         await until(pilot, lambda: isinstance(app.screen, EvaluationScreen))
         screen = app.screen
         assert isinstance(screen, EvaluationScreen)
-        await until(pilot, lambda: screen.lines != [], seconds=30)
+        await until(pilot, lambda: screen.lines != [])
         assert timeless(screen.lines) == timeless(want)
         body = str(screen.query_one("#evaluation-body", Static).render())
         assert "2026-02-25 (3 picks)" in body

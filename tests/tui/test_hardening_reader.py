@@ -53,16 +53,32 @@ async def test_a_huge_revised_abstract_never_holds_the_keys(make_session, make_a
     later = parse_feed(rss(date(2026, 3, 2), day_rows("2026-03-02"))).papers
     v2 = replace(kept, version=2, abstract=" ".join(words[20_000:40_000]),
                  announce_type="replace")
-    app = make_app(make_session([*later, v2]), autoscore=False)
+    twin = replace(later[1], abstract=v2.abstract)  # the same text, never revised
+    app = make_app(make_session([later[0], twin, *later[2:], v2]), autoscore=False)
     async with app.run_test(size=size) as pilot:
         p = probe(app)
-        started = time.monotonic()
-        p.to_paper(kept.id)
-        await until(pilot, lambda: p.preview.entry is not None and p.preview.entry.id == kept.id)
-        await pilot.pause()
-        # (the unbounded diff held the keys ~47 s on a quiet machine; a loaded one is slower)
-        assert time.monotonic() - started < 20, "the word diff held the keys"
+
+        async def cpu_to_show(paper_id: str) -> float:
+            """The CPU time this process (the reader's loop and its threads) spends from the
+            cursor reaching the paper to its preview shown: a loaded machine stretches the
+            wall-clock time, not this."""
+            started = time.process_time()
+            p.to_paper(paper_id)
+            await until(pilot, lambda: p.preview.entry is not None
+                        and p.preview.entry.id == paper_id, what=f"{paper_id}'s preview")
+            await pilot.pause()
+            return time.process_time() - started
+
+        # the reference, in the same run: the same 20,000 words in a paper with no revision,
+        # shown once before (the first large text laid out costs more, whatever it is)
+        await cpu_to_show(twin.id)
+        await cpu_to_show(later[0].id)
+        bare = await cpu_to_show(twin.id)
+        took = await cpu_to_show(kept.id)
         assert "diff too large" in p.meta()
+        # (unbounded, the diff made it 2.45 s of CPU against 0.67 s; bounded: 0.39 s, 0.76 s)
+        assert took < 1.5 * bare + 0.5, f"the word diff held the keys: {took:.1f} s of CPU " \
+                                        f"to show it, {bare:.1f} s for the same text unrevised"
 
 
 async def test_quitting_behind_another_programs_lock_is_quick_and_says_what_was_lost(
@@ -70,9 +86,13 @@ async def test_quitting_behind_another_programs_lock_is_quick_and_says_what_was_
     import sqlite3
     import time
 
+    from paperterm.store.db import Database
     from paperterm.tui.screens.day import DayScreen
 
     monkeypatch.setattr(DayScreen, "SEEN_FLUSH_INTERVAL", 0.2)
+    # a write blocked on the lock would wait 120 s: quitting that waited for it is told from
+    # a loaded machine's slow quit (a bound of 3 s with SQLite's 10 s told neither)
+    monkeypatch.setattr(Database, "BUSY_TIMEOUT", 120.0)
     session = make_session()
     app = make_app(session)
     other = sqlite3.connect(session.db_path, isolation_level=None, timeout=0)
@@ -93,7 +113,7 @@ async def test_quitting_behind_another_programs_lock_is_quick_and_says_what_was_
         if other.in_transaction:
             other.rollback()
         other.close()
-    assert quit_took < 3, f"quitting waited {quit_took:.1f} s for the lock"
+    assert quit_took < 60, f"quitting waited {quit_took:.1f} s for the lock"
     assert app.lost_writes and any("star of" in w for w in app.lost_writes), app.lost_writes
     assert p.states([first.id])[first.id].starred  # what was committed stays
 
@@ -111,7 +131,7 @@ def test_the_readers_thread_workers_never_hold_the_exit():
         loop = asyncio.new_event_loop()
         loop.set_default_executor(DaemonExecutor())
         async def main():
-            asyncio.get_running_loop().run_in_executor(None, time.sleep, 60)
+            asyncio.get_running_loop().run_in_executor(None, time.sleep, 600)
             await asyncio.sleep(0.1)
         loop.run_until_complete(main())
         loop.close()
@@ -119,6 +139,6 @@ def test_the_readers_thread_workers_never_hold_the_exit():
     """
     started = time.monotonic()
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       timeout=60)
+                       timeout=240)
     assert r.stdout.strip() == "done", r.stderr
-    assert time.monotonic() - started < 20
+    assert time.monotonic() - started < 120, "the blocked worker (600 s) held the exit"

@@ -177,7 +177,7 @@ async def test_marks_set_by_another_program_show_when_the_reader_regains_focus(
 
 
 async def test_a_star_given_in_search_ranks_the_day_again_and_marks_it_seen(
-        make_session, make_app, probe, size, until, embedding_model):
+        make_session, make_app, probe, size, until, embedding_model, ranking_cpu):
     """A star given in the search screen changed the day list's marks but not its ranking
     (a star in the day list ranks again: what the local ranking learns from), and left the
     paper unseen (a star in the day list marks it seen): one score everywhere."""
@@ -186,8 +186,9 @@ async def test_a_star_given_in_search_ranks_the_day_again_and_marks_it_seen(
     app = make_app(session)
     async with app.run_test(size=size) as pilot:
         p = probe(app)
+        child = ranking_cpu(app)  # the blend is made there: its CPU is the deadline
         await until(pilot, lambda: any("close to the topic" in e.reason for e in p.shown),
-                    seconds=30)
+                    seconds=30, cpu=child, what="the blend")
         target = next(e for e in p.shown if e.paper.title.startswith("MoBiQuant"))
         before = target.fine
         await pilot.press("F", *"mobiquant")
@@ -199,7 +200,8 @@ async def test_a_star_given_in_search_ranks_the_day_again_and_marks_it_seen(
         assert screen.current is not None and screen.current.paper.id == target.id
         await pilot.press("asterisk", "escape")
         await until(pilot, lambda: app.screen is p.day)
-        await until(pilot, lambda: target.fine != before, seconds=30)
+        await until(pilot, lambda: target.fine != before, seconds=30, cpu=child,
+                    what="the ranking after the star")
         assert target.fine > before
         assert target.starred and target.seen
 

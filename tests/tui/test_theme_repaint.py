@@ -27,7 +27,7 @@ async def test_t_repaints_the_preview_in_the_new_theme(make_session, make_app, p
         # (waits for the repaint; on the old code the preview kept the dark theme's colours
         # until the cursor moved)
         try:
-            await until(pilot, lambda: not preview_cells()[1], seconds=10)
+            await until(pilot, lambda: not preview_cells()[1])
         finally:
             counted, low = preview_cells()
             assert counted > 100

@@ -34,7 +34,7 @@ async def test_mark_all_above_seen(make_session, make_app, probe, size, until):
         assert not p.current.seen and not p.shown[cursor + 1].seen
         assert p.said(f"{cursor - 1} papers above marked seen")  # the first was, leaving it
         ids = [e.id for e in p.shown[:cursor]]
-        await until(pilot, lambda: len(p.states(ids)) == cursor, seconds=10)
+        await until(pilot, lambda: len(p.states(ids)) == cursor)
         assert all(st.seen for st in p.states(ids).values())
 
 

@@ -71,7 +71,7 @@ async def test_unsure_queue_from_the_palette(make_session, make_app, probe, unti
 
 @pytest.mark.usefixtures("embedding_model")
 async def test_with_a_learned_model_the_least_sure_papers_first(
-        make_session, make_app, probe, until, size, example_papers):
+        make_session, make_app, probe, until, size, example_papers, ranking_cpu):
     """With stars for the topic the queue is the learned model's (in the ranking process):
     its probability nearest 0.5 first, no starred paper among the cards."""
     import numpy as np
@@ -92,7 +92,8 @@ async def test_with_a_learned_model_the_least_sure_papers_first(
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         await pilot.press("V")
-        await until(pilot, lambda: isinstance(app.screen, TriageCards), 120)
+        await until(pilot, lambda: isinstance(app.screen, TriageCards), 30,  # CPU seconds
+                    cpu=ranking_cpu(app), what="the unsure queue from the ranking process")
         cards = app.screen
         await until(pilot, lambda: probe(app).said("least sure about"))
         ids = [e.id for e in cards.deck]

@@ -205,14 +205,14 @@ def test_billion_laughs_is_not_expanded():
         "<rss version='2.0'><channel><title>&lol9;</title>"
         + _ITEM.format(x="&lol9;") + "</channel></rss>"
     ).encode()
-    start = time.monotonic()
+    start = time.process_time()  # CPU time: what an expansion costs, whatever the load
     try:
         parsed = parse_feed(xml)
     except FeedError as exc:
         assert str(exc)
     else:
         assert "lollol" not in _fields(parsed)
-    assert time.monotonic() - start < 2
+    assert time.process_time() - start < 2
 
 
 @pytest.mark.parametrize("entity", ['SYSTEM "file:///etc/passwd"',

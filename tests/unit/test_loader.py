@@ -173,7 +173,7 @@ def test_network_down_without_cache_falls_back_to_sample(store, monkeypatch):
     _today(monkeypatch, MONDAY)  # PAPERTERM_RSS_URL points at a closed port (conftest)
     start = time.monotonic()
     day = load_day(_req(), store)
-    assert time.monotonic() - start < 3
+    assert time.monotonic() - start < 10  # refused at once, not at arXiv's 20 s deadline
     assert day.source == "sample"
     assert day.papers == parse_feed(sample_bytes()).papers
     assert len(day.notices) == 1
@@ -209,10 +209,10 @@ def test_429_then_200_loads_today(fake_arxiv, store, monkeypatch):
 
 def test_slow_server_falls_back_quickly(fake_arxiv, store, monkeypatch):
     _today(monkeypatch, MONDAY)
-    fake_arxiv.route("/rss/", Reply(RSS, delay=10))
+    fake_arxiv.route("/rss/", Reply(RSS, delay=60))
     start = time.monotonic()
     day = load_day(_req(timeout=0.3), store)
-    assert time.monotonic() - start < 2
+    assert time.monotonic() - start < 10
     assert day.source == "sample"
     _one_line(day.notices)
 

@@ -90,16 +90,18 @@ def test_nothing_listening_is_a_network_error(monkeypatch):
     monkeypatch.setenv("PAPERTERM_RSS_URL", f"http://127.0.0.1:{closed_port()}/rss/{{cats}}")
     start = time.monotonic()
     with pytest.raises(http.NetworkError, match="unreachable"):
-        fetch_rss(["cs.LG"], timeout=5)
-    assert time.monotonic() - start < 2
+        fetch_rss(["cs.LG"], timeout=60)
+    assert time.monotonic() - start < 10  # refused at once, not at the 60 s deadline
 
 
+# (the bounds below are 10 s against a server that would take 40 s or more: the deadline
+# holds, and a loaded machine's slow thread wake-up is not taken for a missed deadline)
 def test_slow_server_times_out_quickly(fake_arxiv):
-    fake_arxiv.route("/rss/", Reply(RSS, delay=10))
+    fake_arxiv.route("/rss/", Reply(RSS, delay=60))
     start = time.monotonic()
     with pytest.raises(http.NetworkError):
         fetch_rss(["cs.LG"], timeout=0.3)
-    assert time.monotonic() - start < 2
+    assert time.monotonic() - start < 10
 
 
 def test_trickling_server_is_bounded_by_the_timeout(fake_arxiv):
@@ -108,7 +110,7 @@ def test_trickling_server_is_bounded_by_the_timeout(fake_arxiv):
     start = time.monotonic()
     with pytest.raises(http.NetworkError):
         fetch_rss(["cs.LG"], timeout=0.5)
-    assert time.monotonic() - start < 2
+    assert time.monotonic() - start < 10
 
 
 def test_pacer_enforces_the_minimum_interval(fake_arxiv, monkeypatch):
@@ -170,11 +172,11 @@ def test_api_unreadable_answer_is_a_network_error(fake_arxiv):
 
 
 def test_api_timeout(fake_arxiv):
-    fake_arxiv.route("/api/", Reply(API, delay=10))
+    fake_arxiv.route("/api/", Reply(API, delay=60))
     start = time.monotonic()
     with pytest.raises(http.NetworkError):
         arxiv_api.search("x", 10, timeout=0.3)
-    assert time.monotonic() - start < 2
+    assert time.monotonic() - start < 10
 
 
 def test_submission_window_query():
@@ -196,7 +198,7 @@ def test_trickling_api_server_is_bounded_by_the_timeout(fake_arxiv):
     start = time.monotonic()
     with pytest.raises(http.NetworkError, match="did not finish"):
         arxiv_api.search("cat:cs.LG", 5, timeout=0.5)
-    assert time.monotonic() - start < 3
+    assert time.monotonic() - start < 10  # (the whole answer would take 42 s)
 
 
 def test_api_search_within_the_deadline_returns_papers(fake_arxiv):

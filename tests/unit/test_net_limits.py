@@ -39,7 +39,7 @@ def test_a_trickling_webhook_cannot_hold_a_run_past_the_deadline(monkeypatch):
         started = time.monotonic()
         with pytest.raises(DeliveryError, match="did not arrive within 1 s"):
             post_webhook(_message(), server.url + "/hook", "json")
-        assert time.monotonic() - started < 3
+        assert time.monotonic() - started < 10  # (the server would take 200 s or more)
         assert server.requests  # it was asked, and answered a byte at a time
 
 
@@ -49,7 +49,7 @@ def test_a_trickling_zotero_connector_cannot_hold_a_run(monkeypatch):
         started = time.monotonic()
         with pytest.raises(ZoteroError, match="did not arrive within 1 s"):
             Connector(server.url).collections()
-        assert time.monotonic() - started < 3
+        assert time.monotonic() - started < 10  # (the server would take 200 s or more)
 
 
 def test_a_connection_that_never_answers_ends_at_the_deadline(monkeypatch):
@@ -58,7 +58,7 @@ def test_a_connection_that_never_answers_ends_at_the_deadline(monkeypatch):
         started = time.monotonic()
         with pytest.raises(ZoteroError, match=r"within 0\.5 s"):
             Connector(server.url).collections()
-        assert time.monotonic() - started < 2.5
+        assert time.monotonic() - started < 10  # (the server never answers)
 
 
 def test_a_trickling_smtp_server_cannot_hold_a_run(monkeypatch):
@@ -73,7 +73,7 @@ def test_a_trickling_smtp_server_cannot_hold_a_run(monkeypatch):
         started = time.monotonic()
         with pytest.raises(DeliveryError, match="did not arrive within 1 s"):
             send_email(build_email(_message(), cfg), cfg, None)
-        assert time.monotonic() - started < 3
+        assert time.monotonic() - started < 10  # (the server would take 200 s or more)
 
 
 @pytest.mark.parametrize("client", ["zotero web", "hugging face"])
@@ -93,7 +93,7 @@ def test_third_party_clients_have_the_whole_request_deadline_too(monkeypatch, cl
         else:
             with pytest.raises(EnrichError, match="did not arrive within 1 s"):
                 fetch_hf(["2602.20191"], [date(2026, 2, 25)], endpoint=server.url)
-        assert time.monotonic() - started < 3
+        assert time.monotonic() - started < 10  # (the server would take 200 s or more)
 
 
 # -- unbounded downloads and reads -------------------------------------------------------------
@@ -126,7 +126,7 @@ def test_a_file_read_is_bounded_in_time(tmp_path):
         started = time.monotonic()
         with pytest.raises(limits.InputTooSlow, match=r"within 0\.3 s"):
             limits.read_path(fifo, "the feed", limits.MAX_FEED_FILE, seconds=0.3)
-        assert time.monotonic() - started < 2
+        assert time.monotonic() - started < 10  # (the writer never writes)
     finally:
         os.close(writer)
 

@@ -111,13 +111,13 @@ async def test_a_server_that_keeps_failing_stops_the_run(llm, day, topic, db):
 
 async def test_timeout_retried(llm, day, topic, db):
     papers = day[:2]
-    llm.push(Behaviour(delay=2.0))
+    llm.push(Behaviour(delay=60.0))  # (2 s was the bound too: a loaded machine blurred it)
     c = Collector()
     start = time.monotonic()
     summary = await run(papers, topic, make(llm, timeout=0.4), db, c)
     assert llm.count == 2
     assert summary.scored == 2
-    assert time.monotonic() - start < 2.0  # did not wait for the slow reply
+    assert time.monotonic() - start < 20  # did not wait for the slow reply
 
 
 async def test_persistent_timeouts_give_up_with_reason(llm, day, topic, db):
@@ -134,8 +134,8 @@ async def test_trickling_reply_is_cut_at_the_timeout(llm, day, topic, db):
     llm.push(Behaviour(trickle=0.2))
     c = Collector()
     start = time.monotonic()
-    summary = await asyncio.wait_for(run(day[:1], topic, make(llm, timeout=1.0), db, c), 15)
-    assert time.monotonic() - start < 4.0
+    summary = await asyncio.wait_for(run(day[:1], topic, make(llm, timeout=1.0), db, c), 120)
+    assert time.monotonic() - start < 15  # (the whole reply would take minutes)
     assert llm.count == 2 and summary.scored == 1
 
 

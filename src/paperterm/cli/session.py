@@ -49,9 +49,12 @@ def _settings(opts: Options, config: Config) -> ScoringSettings:
     return settings
 
 
-def open_store(notices: list[str]) -> Store:
+def open_store(notices: list[str], *, reading: bool = False) -> Store:
+    """The database; `reading`: for a command that only reads, so that a disk too full to
+    open it as usual still gives the results (`Store.open_for_reading`)."""
     try:
-        store = Store.open(paths.database_file())
+        path = paths.database_file()
+        store = Store.open_for_reading(path) if reading else Store.open(path)
     except StoreError as exc:
         raise UserError(str(exc), 1) from None
     if store.notice:
@@ -75,7 +78,7 @@ def listing_store(opts: Options, *, strict: bool = False,
     topic file that cannot be read) does not stop it; it is said once on stderr and the
     papers are listed without scores (topic None). A `--topic` given still must be one."""
     notices: list[str] = []
-    store = open_store(notices)
+    store = open_store(notices, reading=True)
     try:
         config = load_user_config(opts)
         try:

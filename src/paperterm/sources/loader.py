@@ -235,11 +235,29 @@ def _sample(store: Store, why: str | None = None) -> Day:
     """The bundled sample day; a fallback (`why`) says so, `--sample` asked for it: no
     notice (the header still marks it "sample")."""
     parsed = parse_feed(sample_bytes())
-    store.papers.save_day(SAMPLE_FEED, parsed.day, parsed.papers, source="sample")
+    if not _sample_filed(store, parsed.day, parsed.papers):  # (for `--date`, once: a read
+        store.papers.save_day(SAMPLE_FEED, parsed.day, parsed.papers, source="sample")  # writes
     label = parsed.day.isoformat() if parsed.day else "sample"
     shown = f"showing the bundled sample day ({label}), not today's papers."
     notices = [f"{why.rstrip('.')}: {shown}"] if why else []
     return Day(parsed.papers, label, parsed.day, "sample", notices=notices)
+
+
+def _sample_filed(store: Store, day: date | None, papers: list[Paper]) -> bool:
+    """Whether the sample day is in the cache as bundled (then nothing is written: a command
+    that only reads, `eval` falling back to the sample, needs no room on the disk), or the
+    store was opened only to read."""
+    if store.read_only:
+        return True
+    if day is None:
+        return False
+    from paperterm.text.hygiene import clean_paper
+
+    def key(ps: list[Paper]) -> list[tuple[object, ...]]:
+        return [(p.id, p.version, p.title, p.abstract, p.announce_type) for p in ps]
+
+    return key(store.papers.day_papers(SAMPLE_FEED, day)) == key(
+        [clean_paper(p) for p in papers])
 
 
 def _latest_fetched(req: LoadRequest, store: Store) -> date | None:

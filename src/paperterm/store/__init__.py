@@ -31,7 +31,15 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from sqlite3 import Connection
 
-from paperterm.store.db import APP_ID, BusyError, Database, StoreError, describe, is_busy
+from paperterm.store.db import (
+    APP_ID,
+    BusyError,
+    Database,
+    DiskFullError,
+    StoreError,
+    describe,
+    is_busy,
+)
 from paperterm.store.feedback import Example
 from paperterm.store.health import Health
 from paperterm.store.library import SearchHit, Selection
@@ -74,6 +82,13 @@ class Store:
         return cls(Database.open(path))
 
     @classmethod
+    def open_for_reading(cls, path: Path | str) -> Store:
+        """`open`, for a command that only reads: on a disk too full to open the database as
+        usual, it is read without writing anything (`store.notice` says so); any write
+        through it fails."""
+        return cls(Database.open_for_reading(path))
+
+    @classmethod
     def unavailable(cls, problem: str) -> Store:
         """An empty in-memory store standing in for a database that cannot be used."""
         store = cls(":memory:")
@@ -89,6 +104,11 @@ class Store:
     def available(self) -> bool:
         """False for a stand-in that keeps nothing (`unavailable`)."""
         return self.db.problem is None
+
+    @property
+    def read_only(self) -> bool:
+        """Opened to read without writing anything (`open_for_reading` on a full disk)."""
+        return self.db.read_only
 
     @property
     def path(self) -> Path:
@@ -131,7 +151,8 @@ def open_or_unavailable(open_store: StoreFactory) -> Store:
         return Store.unavailable(str(exc) or type(exc).__name__)
 
 
-__all__ = ["APP_ID", "SCHEMA_VERSION", "BusyError", "Deliveries", "Enrichment", "Example",
+__all__ = ["APP_ID", "SCHEMA_VERSION", "BusyError", "Deliveries", "DiskFullError", "Enrichment",
+           "Example",
            "Health", "HealthCheck", "Library", "Marks", "Papers", "Positive", "ScoreCache",
            "ScoreRow", "SearchHit", "Selection", "Store", "StoreError", "StoreFactory",
            "UserState", "ZoteroRecords", "describe", "is_busy", "open_or_unavailable", "opener"]

@@ -23,6 +23,10 @@ class BusyError(StoreError):
     """Another process holds a lock on the database for longer than we wait."""
 
 
+class DiskFullError(StoreError):
+    """The disk holding the database has no room left (to write, or even to open it)."""
+
+
 class _Corrupt(sqlite3.DatabaseError):
     """Our own verdict that the file is damaged or not ours (a failed integrity check)."""
 
@@ -73,11 +77,11 @@ def describe(exc: BaseException, path: Path | str) -> StoreError:
                               "folder (or move the file)")
     if (code is not None and code & 0xFF == 13) or "disk is full" in low or (
             isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)):
-        return StoreError(f"{path}: the disk holding the database is full ({why}); nothing "
+        return DiskFullError(f"{path}: the disk holding the database is full ({why}); nothing "
                           "more could be saved: free some space")
     if "disk i/o error" in low and _disk_full(Path(path).parent):
         # SQLite's lock file (-shm) cannot grow: even reading needs a few kB of room
-        return StoreError(f"{path}: the disk holding the database is full ({why}); paperterm "
+        return DiskFullError(f"{path}: the disk holding the database is full ({why}); paperterm "
                           "cannot open it, even to read, until some space is free")
     if isinstance(exc, PermissionError) or "readonly" in low or "read-only" in low \
             or "unable to open" in low or "permission" in low:
@@ -125,18 +129,27 @@ class Database:
 
     BUSY_TIMEOUT = 10.0  # seconds to wait for another process's lock before giving up
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, *, read_only: bool = False) -> None:
         self.path = Path(path)
+        self.read_only = read_only
         try:
-            if str(path) != ":memory:":
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.conn = sqlite3.connect(str(path), timeout=self.BUSY_TIMEOUT,
-                                        isolation_level=None)
+            if read_only:  # (no folder made, no file created: `reading.connect`)
+                from paperterm.store.reading import connect
+
+                self.conn = connect(self.path, self.BUSY_TIMEOUT)
+            else:
+                if str(path) != ":memory:":
+                    self.path.parent.mkdir(parents=True, exist_ok=True)
+                self.conn = sqlite3.connect(str(path), timeout=self.BUSY_TIMEOUT,
+                                            isolation_level=None)
         except (OSError, sqlite3.Error) as exc:
             raise describe(exc, self.path) from None
         try:
             self.conn.row_factory = sqlite3.Row
-            self._check_with_retries()
+            if read_only:
+                self._check_readable()
+            else:
+                self._check_with_retries()
         except StoreError:  # ours, but from a newer paperterm: leave the file alone
             self._close_quietly()
             raise
@@ -172,6 +185,22 @@ class Database:
                                  " Nothing of it could be read to salvage."))
             return store
 
+    @classmethod
+    def open_for_reading(cls, path: Path | str):  # -> Self
+        """`open`, for a command that only reads: when the disk is too full even to open the
+        database as usual, it is opened read-only, writing nothing (`reading.connect`), and
+        `notice` says so; the full disk's one line when even that fails."""
+        try:
+            return cls.open(path)
+        except DiskFullError as full:
+            try:
+                store = cls(path, read_only=True)
+            except (StoreError, sqlite3.Error, OSError):
+                raise full from None
+            store.notice = (f"{path}: the disk holding the database is full; it was read "
+                            "without writing anything: free some space")
+            return store
+
     notice: str | None = None
     problem: str | None = None  # set on a stand-in that keeps nothing (Store.unavailable)
 
@@ -194,6 +223,15 @@ class Database:
                 if self.conn.in_transaction:
                     self.conn.execute("ROLLBACK")
                 time.sleep(0.05)
+
+    def _check_readable(self) -> None:
+        """A read-only connection's check: the file is ours and of this schema (nothing can
+        be migrated or moved aside without writing)."""
+        app_id, version, _ = self._header()
+        if app_id != APP_ID or version != SCHEMA_VERSION:
+            raise StoreError(f"{self.path}: cannot be read without writing (schema version "
+                             f"{version}, this paperterm's is {SCHEMA_VERSION})")
+        self.conn.execute("PRAGMA foreign_keys=ON")
 
     def _check_and_migrate(self) -> None:
         c = self.conn
@@ -246,7 +284,8 @@ class Database:
 
     def close(self) -> None:
         self.conn.close()
-        self._record_clean_close()
+        if not self.read_only:
+            self._record_clean_close()
 
     # -- integrity ------------------------------------------------------------------------
 
