@@ -58,11 +58,17 @@ class ScoresArrived(ScoringMessage):
 
 
 class ScoringProgress(ScoringMessage):
-    """The run's running totals: papers done, tokens, cost."""
+    """The run's running totals: papers done, tokens, cost. The latest wins: a burst queued
+    behind one another collapses to the newest (`can_replace`)."""
 
     def __init__(self, worker: Job, summary: RunSummary) -> None:
         super().__init__(worker)
         self.summary = summary
+
+    def can_replace(self, message: Message) -> bool:
+        """Textual's queue drops this one when the next waiting is newer totals of the
+        same run."""
+        return isinstance(message, ScoringProgress) and message.worker is self.worker
 
 
 class ScoringFinished(ScoringMessage):
@@ -111,7 +117,10 @@ class UnsureFound(WorkerMessage):
 
 class StoreChanged(WorkerMessage):
     """Another connection (a `paperterm star` in another shell, another reader) committed
-    to the database: the marks shown may be stale."""
+    to the database: the marks shown may be stale. Several queued make one reload."""
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, StoreChanged) and message.worker is self.worker
 
 
 class EnrichmentDone(WorkerMessage):
