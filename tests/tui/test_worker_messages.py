@@ -7,12 +7,13 @@ from __future__ import annotations
 import threading
 
 from paperterm.scoring.types import RunSummary
-from paperterm.tui.messages import ScoringProgress, StoreChanged
+from paperterm.services.scoring import ScoresArrived, ScoringFinished, ScoringProgress
+from paperterm.tui.messages import ServiceEvent, StoreChanged
 
 
-def _progress(worker: object, scored: int) -> ScoringProgress:
-    return ScoringProgress(worker, RunSummary(model="openai/fake-model", total=244,  # type: ignore[arg-type]
-                                              scored=scored))
+def _progress(worker: threading.Thread, scored: int) -> ServiceEvent:
+    return ServiceEvent(worker, ScoringProgress(RunSummary(model="openai/fake-model",
+                                                           total=244, scored=scored)))
 
 
 def test_progress_replaces_only_the_same_runs_progress() -> None:
@@ -20,7 +21,10 @@ def test_progress_replaces_only_the_same_runs_progress() -> None:
     older = _progress(run, 1)
     assert older.can_replace(_progress(run, 2))
     assert not older.can_replace(_progress(other, 2))  # another run's totals are not ours
+    assert not older.can_replace(ServiceEvent(run, ScoresArrived([])))
     assert not older.can_replace(StoreChanged(run))
+    end = ServiceEvent(run, ScoringFinished(RunSummary(model="m")))
+    assert not end.can_replace(ServiceEvent(run, ScoringFinished(RunSummary(model="m"))))
     assert StoreChanged(run).can_replace(StoreChanged(run))
 
 
@@ -39,13 +43,14 @@ async def test_a_burst_of_progress_shows_the_newest(make_session, make_app, prob
 
     fake_scoring.plan = plan
     seen: list[int] = []
-    handle = DayScreen.on_scoring_progress
+    handle = DayScreen.on_service_event
 
     def spy(self, message):
-        seen.append(message.summary.scored)
+        if isinstance(message.event, ScoringProgress):
+            seen.append(message.event.summary.scored)
         handle(self, message)
 
-    monkeypatch.setattr(DayScreen, "on_scoring_progress", spy)
+    monkeypatch.setattr(DayScreen, "on_service_event", spy)
     app = make_app(make_session(settings=llm_settings))
     async with app.run_test(size=size) as pilot:
         p = probe(app)
@@ -55,7 +60,8 @@ async def test_a_burst_of_progress_shows_the_newest(make_session, make_app, prob
         assert worker is not None
         burst = 50
         for n in range(1, burst + 1):  # all queued before the screen handles one
-            screen.post_message(_progress(worker, n))
+            screen.post_message(ServiceEvent(worker, ScoringProgress(
+                RunSummary(model="openai/fake-model", total=244, scored=n))))
         await until(pilot, lambda: burst in seen)
         assert len(seen) < burst
         assert seen[-1] == burst
