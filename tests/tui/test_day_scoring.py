@@ -8,6 +8,7 @@ import threading
 from paperterm.models import Paper
 from paperterm.scoring.halt import Halt
 from paperterm.scoring.types import RunSummary, Score
+from paperterm.services.scoring import ScoringFinished
 from paperterm.settings import ScoringSettings
 from paperterm.tui.paper_list import PaperTable
 
@@ -300,13 +301,14 @@ async def test_a_replaced_run_cannot_paint_over_the_new_one(make_session, make_a
 
     fake_scoring.plan = plan
     ended = []  # the workers whose last message (ScoringFinished) the screen has handled
-    handle = DayScreen.on_scoring_finished
+    handle = DayScreen.on_service_event
 
     def spy(self, message):
-        ended.append(message.worker)
+        if isinstance(message.event, ScoringFinished):
+            ended.append(message.worker)
         handle(self, message)
 
-    monkeypatch.setattr(DayScreen, "on_scoring_finished", spy)
+    monkeypatch.setattr(DayScreen, "on_service_event", spy)
     app = make_app(make_session(settings=llm_settings))
     async with app.run_test(size=size) as pilot:
         p = probe(app)

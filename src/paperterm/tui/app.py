@@ -38,7 +38,7 @@ from paperterm.tui.day_loading import DayLoader
 from paperterm.tui.footer import refit_footers
 from paperterm.tui.key_order import handled_by, until_mounted
 from paperterm.tui.message_log import MessageLog
-from paperterm.tui.messages import DayFetched, DayFetchFailed, StoreChanged
+from paperterm.tui.messages import ServiceEvent, StoreChanged
 from paperterm.tui.notices import NoticeLine
 from paperterm.tui.palette import SafeCommandPalette
 from paperterm.tui.screens.day import DayScreen
@@ -178,11 +178,9 @@ class PapertermApp(App[int], inherit_bindings=False):
     def abandon_fetch(self) -> bool:  # see Reader.abandon_fetch
         return self.loader.abandon()
 
-    def on_day_fetched(self, message: DayFetched) -> None:
-        self.loader.fetched(message)
-
-    def on_day_fetch_failed(self, message: DayFetchFailed) -> None:
-        self.loader.failed(message)
+    def on_service_event(self, message: ServiceEvent) -> None:
+        """A day's fetch reports (the load-a-day service's event, see DayLoader)."""
+        self.loader.on_service_event(message)
 
     # -- marks ----------------------------------------------------------------------------
 

@@ -3,10 +3,10 @@ network, `R` (fetch today's announcement again) and a topic switch to other cate
 
 `DayLoader` is a controller the app holds. The fetch is the load-a-day service's
 (`services.days.fetch_day`) on a daemon thread with its own store (`q` must not wait for a
-hanging network), which posts the day (`DayFetched`) or why not (`DayFetchFailed`) to the
-app; the app hands them here, and the day replaces the day screen. Meanwhile the empty
-screen counts the seconds. The session is immutable: each change is a new one, held by the
-app (`reader.session`).
+hanging network), which posts the service's event (`DayLoaded`, or `DayFailed` and why)
+to the app as a `ServiceEvent`; the app hands it here, and the day replaces the day
+screen. Meanwhile the empty screen counts the seconds. The session is immutable: each
+change is a new one, held by the app (`reader.session`).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from textual.app import App
     from textual.timer import Timer
 
-    from paperterm.tui.messages import DayFetched, DayFetchFailed
+    from paperterm.tui.messages import ServiceEvent
 
 
 class DayLoader:
@@ -132,26 +132,32 @@ class DayLoader:
 
     # -- the thread's outcome -----------------------------------------------------------------
 
-    def failed(self, message: DayFetchFailed) -> None:
+    def on_service_event(self, message: ServiceEvent) -> None:
+        """The fetch's outcome (the load-a-day service's event), if from the load that
+        counts."""
+        from paperterm.services import days
+
         if message.worker is not self._thread:
             return
         self._thread = None
+        match message.event:
+            case days.DayLoaded(day=day):
+                self.day_loaded(day)
+            case days.DayFailed(error=error):
+                self._failed(error)
+
+    def _failed(self, error: str) -> None:
         self.reader.update_session(pending=None)
-        self._say(message.error, "error")
+        self._say(error, "error")
         day = self.session.day
         if day.source == "loading":  # the empty screen says so instead of "loading…"
-            day.label = message.error
+            day.label = error
             for screen in self._day_screens():
                 screen.show_loading()
         topic, self._topic_after_load = self._topic_after_load, None
         if topic is not None:  # the day stays: score it for the topic the user chose
             for screen in self._day_screens():
                 screen.switch_topic(topic, same_day=True)
-
-    def fetched(self, message: DayFetched) -> None:
-        if message.worker is self._thread:
-            self._thread = None
-            self.day_loaded(message.day)
 
     def day_loaded(self, day: Day) -> None:
         """Show `day`, loaded for the session's pending request, instead of the shown one."""

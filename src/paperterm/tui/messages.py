@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 
+from paperterm.services import days, scoring
+
 if TYPE_CHECKING:
     import threading
 
@@ -20,10 +22,9 @@ if TYPE_CHECKING:
 
     from paperterm.day.listing import Entry
     from paperterm.day.scores import ShownScore
-    from paperterm.models import Day, Topic
-    from paperterm.services.days import LoadRequest
+    from paperterm.models import Topic
     from paperterm.services.library import SearchHit
-    from paperterm.services.scoring import RunSummary, Score
+    from paperterm.services.scoring import Score
     from paperterm.tui.zotero_actions import ZoteroOutcome
 
     Job = Worker[Any] | threading.Thread
@@ -42,43 +43,29 @@ class WorkerMessage(Message, bubble=False):
         self.worker = worker
 
 
-# -- the LLM scoring run ------------------------------------------------------------------
+# -- a service's own events -----------------------------------------------------------------
 
 
-class ScoringMessage(WorkerMessage):
-    """Base of the scoring worker's messages."""
+LATEST_WINS: tuple[type, ...] = (scoring.ScoringProgress,)  # only the newest counts
 
 
-class ScoresArrived(ScoringMessage):
-    """A batch of scores (new, cached or failed ones)."""
+class ServiceEvent(WorkerMessage):
+    """A service's event as the service made it (`services.scoring.ScoringEvent` from the
+    LLM run, `services.days.DayEvent` from a day's fetch), from the job that ran the
+    service: the handler dispatches on its type (`match message.event:`). No message class
+    mirrors an event. Progress (`LATEST_WINS`) collapses: a burst of a run's totals queued
+    behind one another is handled once, with the newest (`can_replace`)."""
 
-    def __init__(self, worker: Job, scores: list[Score]) -> None:
+    def __init__(self, worker: Job, event: scoring.ScoringEvent | days.DayEvent) -> None:
         super().__init__(worker)
-        self.scores = scores
+        self.event = event
 
-
-class ScoringProgress(ScoringMessage):
-    """The run's running totals: papers done, tokens, cost."""
-
-    def __init__(self, worker: Job, summary: RunSummary) -> None:
-        super().__init__(worker)
-        self.summary = summary
-
-
-class ScoringFinished(ScoringMessage):
-    """The run ended (possibly early: `summary.stopped` says why)."""
-
-    def __init__(self, worker: Job, summary: RunSummary) -> None:
-        super().__init__(worker)
-        self.summary = summary
-
-
-class ScoringFailed(ScoringMessage):
-    """The run failed as a whole; `error` is the one-line notice to show."""
-
-    def __init__(self, worker: Job, error: str) -> None:
-        super().__init__(worker)
-        self.error = error
+    def can_replace(self, message: Message) -> bool:
+        """Textual's queue drops this one when the next waiting is a newer event of the
+        same kind from the same job, and the kind is one where only the newest counts."""
+        return (isinstance(message, ServiceEvent) and message.worker is self.worker
+                and isinstance(self.event, LATEST_WINS)
+                and type(message.event) is type(self.event))
 
 
 # -- local ranking, enrichment, Zotero, summaries -------------------------------------------
@@ -111,7 +98,10 @@ class UnsureFound(WorkerMessage):
 
 class StoreChanged(WorkerMessage):
     """Another connection (a `paperterm star` in another shell, another reader) committed
-    to the database: the marks shown may be stale."""
+    to the database: the marks shown may be stale. Several queued make one reload."""
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, StoreChanged) and message.worker is self.worker
 
 
 class EnrichmentDone(WorkerMessage):
@@ -146,26 +136,6 @@ class LibraryFound(WorkerMessage):
         super().__init__(worker)
         self.query, self.hits, self.shown = query, hits, shown
         self.error = error  # the index refused the query: said, never shown as "no results"
-
-
-# -- loading a day in the background --------------------------------------------------------
-
-
-class DayFetched(WorkerMessage):
-    """The day `req` asked for has loaded; `notice` is what the request had to say."""
-
-    def __init__(self, worker: Job, req: LoadRequest, day: Day,
-                 notice: str | None = None) -> None:
-        super().__init__(worker)
-        self.req, self.day, self.notice = req, day, notice
-
-
-class DayFetchFailed(WorkerMessage):
-    """The day could not be loaded; `error` is the one-line notice."""
-
-    def __init__(self, worker: Job, error: str) -> None:
-        super().__init__(worker)
-        self.error = error
 
 
 # -- the evaluation screen --------------------------------------------------------------------

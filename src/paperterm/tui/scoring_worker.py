@@ -1,5 +1,5 @@
 """The bodies of the scoring worker threads: the LLM run (the score-a-day service,
-`services.scoring`) and the local rankings, each posting typed messages tagged with its
+`services.scoring`) and the local rankings, each posting messages tagged with its
 worker to the screen that started it.
 
 They run in Textual thread workers, after the list is on screen: only here are the scoring
@@ -13,20 +13,11 @@ from typing import TYPE_CHECKING
 
 from paperterm.models import Paper, Topic
 from paperterm.settings import ScoringSettings
-from paperterm.tui.messages import (
-    LocalScores,
-    ScoresArrived,
-    ScoringFailed,
-    ScoringFinished,
-    ScoringMessage,
-    ScoringProgress,
-    UnsureFound,
-)
-from paperterm.tui.workers import Job, Target, current_job, post
+from paperterm.tui.messages import LocalScores, ServiceEvent, UnsureFound
+from paperterm.tui.workers import Target, current_job, post
 
 if TYPE_CHECKING:
     from paperterm.services.ranking import LocalRanking
-    from paperterm.services.scoring import ScoringEvent
     from paperterm.services.storage import StoreFactory
 
 
@@ -41,9 +32,10 @@ def score_in_thread(
     prefilter_day: tuple[str, list[Paper]] | None = None,
     fresh: bool = False,
 ) -> None:
-    """Score `papers` and post every outcome to `target`, tagged with this worker.
+    """Score `papers` and post every event of the service to `target` as a `ServiceEvent`
+    of this worker.
 
-    Never raises: any failure becomes a `ScoringFailed` message (no traceback in the reader).
+    Never raises: any failure becomes a `ScoringFailed` event (no traceback in the reader).
     `cancel` is polled by the engine; once set, the run stops at its next step. `day` is the
     announcement day the spend counts towards (budget_period = "day"). With
     `prefilter_day` (the day's key and all its papers) and `settings.prefilter`, only the
@@ -55,23 +47,10 @@ def score_in_thread(
     worker = current_job()
 
     def send(event: service.ScoringEvent) -> None:
-        post(target, _as_message(worker, event))
+        post(target, ServiceEvent(worker, event))
 
     service.score_day(papers, topic, settings, open_store=open_store, on_event=send, day=day,
                       whole_day=prefilter_day, cancel=cancel, fresh=fresh)
-
-
-def _as_message(worker: Job, event: ScoringEvent) -> ScoringMessage:
-    """The service's event as the typed message the day screen handles."""
-    from paperterm.services import scoring as service
-
-    if isinstance(event, service.ScoresArrived):
-        return ScoresArrived(worker, event.scores)
-    if isinstance(event, service.ScoringProgress):
-        return ScoringProgress(worker, event.summary)
-    if isinstance(event, service.ScoringFinished):
-        return ScoringFinished(worker, event.summary)
-    return ScoringFailed(worker, event.error)
 
 
 # -- local rankings (where each runs: `services.ranking.LocalRanking`) -------------------

@@ -28,6 +28,7 @@ from paperterm.day.listing import Entry, FilterState
 from paperterm.day.model import DayChange, DayModel
 from paperterm.day.session import Session
 from paperterm.models import Topic
+from paperterm.services.days import DayFailed, DayLoaded
 from paperterm.services.scoring import RunSummary
 from paperterm.text.textsearch import keyword_terms
 from paperterm.tui.bindings import APP_KEYS, bindings
@@ -35,14 +36,9 @@ from paperterm.tui.footer import FittingFooter
 from paperterm.tui.header import TopBar, day_header, topic_label
 from paperterm.tui.host import Reader, reader_of
 from paperterm.tui.messages import (
-    DayFetched,
-    DayFetchFailed,
     EnrichmentDone,
     LocalScores,
-    ScoresArrived,
-    ScoringFailed,
-    ScoringFinished,
-    ScoringProgress,
+    ServiceEvent,
     UnsureFound,
     ZoteroDone,
 )
@@ -398,17 +394,13 @@ class DayScreen(Screen[None]):
 
     # -- the workers' messages (each checked against the job that counts) --------------------
 
-    def on_scores_arrived(self, message: ScoresArrived) -> None:
-        self.scorer.on_scores_arrived(message)
-
-    def on_scoring_progress(self, message: ScoringProgress) -> None:
-        self.scorer.on_scoring_progress(message)
-
-    def on_scoring_failed(self, message: ScoringFailed) -> None:
-        self.scorer.on_scoring_failed(message)
-
-    def on_scoring_finished(self, message: ScoringFinished) -> None:
-        self.scorer.on_scoring_finished(message)
+    def on_service_event(self, message: ServiceEvent) -> None:
+        """A service's own event: the scoring run's, or a day's fetch (`[`, `]`, `D`, `W`)."""
+        match message.event:
+            case DayLoaded() | DayFailed():
+                self.days.on_service_event(message)
+            case _:
+                self.scorer.on_service_event(message)
 
     def on_local_scores(self, message: LocalScores) -> None:
         self.scorer.on_local_scores(message)
@@ -418,12 +410,6 @@ class DayScreen(Screen[None]):
 
     def on_zotero_done(self, message: ZoteroDone) -> None:
         self.papers.zotero_done(message)
-
-    def on_day_fetched(self, message: DayFetched) -> None:
-        self.days.fetched(message)
-
-    def on_day_fetch_failed(self, message: DayFetchFailed) -> None:
-        self.days.failed(message)
 
     def on_paper_table_cursor_moved(self, message: PaperTable.CursorMoved) -> None:
         if message.table.moved_by_user:

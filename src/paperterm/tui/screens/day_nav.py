@@ -19,7 +19,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Label
 
 from paperterm.services import days
-from paperterm.tui.messages import DayFetched, DayFetchFailed
+from paperterm.tui.messages import ServiceEvent
 from paperterm.tui.screens.day_view import DayController
 from paperterm.tui.workers import Target, current_job, post
 
@@ -63,6 +63,7 @@ class DayNavigation(DayController):
         super().__init__(view)
         self.screen_class = screen_class
         self._thread: threading.Thread | None = None  # the fetch whose day counts
+        self._notice: str | None = None  # what the move to that day had to say
 
     # -- the keys ---------------------------------------------------------------------------
 
@@ -122,19 +123,22 @@ class DayNavigation(DayController):
                 return
         reader.update_session(pending=req)
         reader.say(days.loading_label(req), timeout=5)
-        self._thread = fetch_in_thread(self.view, req, reader.session.open_store, notice)
+        self._thread = fetch_in_thread(self.view, req, reader.session.open_store)
+        self._notice = notice
 
-    def fetched(self, message: DayFetched) -> None:
-        if message.worker is self._thread:
-            self._thread = None
-            self._show(message.req, message.day, message.notice)
-
-    def failed(self, message: DayFetchFailed) -> None:
-        if message.worker is self._thread:
-            self._thread = None
-            reader = self.view.reader
-            reader.update_session(pending=None)
-            reader.say(message.error, "error")
+    def on_service_event(self, message: ServiceEvent) -> None:
+        """The fetch's outcome (the load-a-day service's event), if from the fetch that
+        counts."""
+        if message.worker is not self._thread:
+            return
+        self._thread = None
+        match message.event:
+            case days.DayLoaded(request=req, day=day):
+                self._show(req, day, self._notice)
+            case days.DayFailed(error=error):
+                reader = self.view.reader
+                reader.update_session(pending=None)
+                reader.say(error, "error")
 
     def _show(self, req: LoadRequest, day: Day, notice: str | None) -> None:
         reader, app = self.view.reader, self.view.app
@@ -172,15 +176,11 @@ def _empty_week(since: date, notices: list[str | None]) -> str:
 
 
 def fetch_in_thread(target: Target, req: LoadRequest, open_store: StoreFactory,
-                    notice: str | None = None) -> threading.Thread:
+                    ) -> threading.Thread:
     """Load the day `req` asks for on a daemon thread (the load-a-day service's `fetch_day`,
-    its own store; `q` never waits for a hanging network) and post the outcome to `target`
-    as a message of that thread, which is returned."""
+    its own store; `q` never waits for a hanging network) and post its event to `target`
+    as a `ServiceEvent` of that thread, which is returned."""
     def report(event: days.DayEvent) -> None:  # in the thread
-        job = current_job()
-        if isinstance(event, days.DayLoaded):
-            post(target, DayFetched(job, event.request, event.day, notice))
-        else:
-            post(target, DayFetchFailed(job, event.error))
+        post(target, ServiceEvent(current_job(), event))
 
     return days.fetch_in_background(req, open_store, report)

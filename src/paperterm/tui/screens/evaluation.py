@@ -9,6 +9,7 @@ import shlex
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
@@ -65,14 +66,14 @@ class EvaluationScreen(ModalScreen[None]):
             yield Static(Text("j/k scroll, g/G start/end, esc closes"), id="evaluation-foot")
 
     def on_mount(self) -> None:
-        self._worker = self.run_worker(self._evaluate, name="evaluation", group="evaluation",
-                                       thread=True, exit_on_error=False)
+        self._worker = self._evaluate()
 
     def _request(self) -> LoadRequest:
         from paperterm.services.days import session_request
 
         return session_request(self.session, topic_categories=True)
 
+    @work(thread=True, name="evaluation", group="evaluation", exit_on_error=False)
     def _evaluate(self) -> None:
         """Worker thread: never raises; the lines go to the screen."""
         from paperterm.services import evaluation, evaluation_report

@@ -15,10 +15,10 @@ open screen.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -44,7 +44,7 @@ from paperterm.tui.host import Reader, reader_of
 from paperterm.tui.messages import LibraryFound
 from paperterm.tui.screens.note_editor import NoteEditor
 from paperterm.tui.text import clean, tex
-from paperterm.tui.workers import Target, current_job, post
+from paperterm.tui.workers import current_job, post
 
 if TYPE_CHECKING:
     from textual.timer import Timer
@@ -57,23 +57,6 @@ LIMIT = 200  # results shown
 # two keys typed 150 ms apart delayed the next letter: p95 44 ms against 33 ms)
 DEBOUNCE = 0.12
 OpenDay = Callable[[SearchHit], None]  # show the day of a result, the cursor on it
-
-
-def search_in_thread(target: Target, query: str, open_store: StoreFactory, topic: Topic,
-                     settings: ScoringSettings) -> None:
-    """Search the library for `query` on a store of this thread's own; post the hits."""
-    from paperterm.services import library
-
-    hits: list[SearchHit] = []
-    shown: dict[str, ShownScore] = {}
-    error = ""
-    try:  # whatever happens, the screen hears back: it runs no other search until then
-        hits, shown = library.search_at(open_store, query, topic, settings, limit=LIMIT)
-    except SearchFailed as exc:  # the index refused the query: said, not "no results"
-        hits, shown, error = [], {}, str(exc)
-    except Exception:  # a store gone bad meanwhile: no results, the box stays usable
-        hits, shown = [], {}
-    post(target, LibraryFound(current_job(), query, hits, shown, error))
 
 
 class Results(OptionList):
@@ -239,11 +222,26 @@ class LibraryScreen(Screen[None]):
             self.show_results([], {})
             return
         session = self.reader.session
-        self._query = self.run_worker(
-            partial(search_in_thread, self, query, session.open_store,
-                    session.topic, session.settings),
-            name="library-search", group="library-search", thread=True, exit_on_error=False,
-            description="library search")  # not Textual's repr of the work: 11 ms a key
+        self._query = self._search(query, session.open_store, session.topic, session.settings)
+
+    # `description`: not Textual's repr of the arguments (11 ms a key)
+    @work(thread=True, name="library-search", group="library-search", exit_on_error=False,
+          description="library search")
+    def _search(self, query: str, open_store: StoreFactory, topic: Topic,
+                settings: ScoringSettings) -> None:
+        """Search the library for `query` on a store of this thread's own; post the hits."""
+        from paperterm.services import library
+
+        hits: list[SearchHit] = []
+        shown: dict[str, ShownScore] = {}
+        error = ""
+        try:  # whatever happens, the screen hears back: it runs no other search until then
+            hits, shown = library.search_at(open_store, query, topic, settings, limit=LIMIT)
+        except SearchFailed as exc:  # the index refused the query: said, not "no results"
+            hits, shown, error = [], {}, str(exc)
+        except Exception:  # a store gone bad meanwhile: no results, the box stays usable
+            hits, shown = [], {}
+        post(self, LibraryFound(current_job(), query, hits, shown, error))
 
     def on_library_found(self, message: LibraryFound) -> None:
         if message.worker is not self._query:

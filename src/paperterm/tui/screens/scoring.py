@@ -24,15 +24,16 @@ from paperterm.day.score_states import (
 )
 from paperterm.models import Paper, Topic
 from paperterm.services import ranking
-from paperterm.services.scoring import Score
-from paperterm.settings.reader_state import count_hint, hint_due
-from paperterm.tui.messages import (
-    LocalScores,
+from paperterm.services.scoring import (
+    RunSummary,
+    Score,
     ScoresArrived,
     ScoringFailed,
     ScoringFinished,
     ScoringProgress,
 )
+from paperterm.settings.reader_state import count_hint, hint_due
+from paperterm.tui.messages import LocalScores, ServiceEvent
 from paperterm.tui.scoring_worker import (
     check_ranking_in_thread,
     provisional_in_thread,
@@ -365,38 +366,42 @@ class ScoringController(DayController):
                          then="ranked locally; press r to score with the model",
                          load_prices=False)
 
-    # -- the LLM worker's messages ---------------------------------------------------------
+    # -- the LLM worker's messages: the scoring service's own events ------------------------
 
-    def on_scores_arrived(self, message: ScoresArrived) -> None:
-        """Queue scores for display; they are applied together at most every 100 ms."""
+    def on_service_event(self, message: ServiceEvent) -> None:
+        """An event of the scoring service, counted only if from the run under way."""
         if message.worker is not self._worker:
             return
-        self._pending_scores.extend(message.scores)
+        match message.event:
+            case ScoresArrived(scores=scores):
+                self._scores_arrived(scores)
+            case ScoringProgress(summary=summary):
+                if self.model.run.scoring:
+                    self.model.set_run(summary=summary)
+            case ScoringFailed(error=error):
+                self._failed(error)
+            case ScoringFinished(summary=summary):
+                self._finished(summary)
+
+    def _scores_arrived(self, scores: list[Score]) -> None:
+        """Queue scores for display; they are applied together at most every 100 ms."""
+        self._pending_scores.extend(scores)
         if self._flush_timer is None:
             self._flush_timer = self.view.set_timer(self.SCORE_FLUSH_DELAY, self._flush_scores)
 
-    def on_scoring_progress(self, message: ScoringProgress) -> None:
-        if message.worker is self._worker and self.model.run.scoring:
-            self.model.set_run(summary=message.summary)
-
-    def on_scoring_failed(self, message: ScoringFailed) -> None:
-        if message.worker is not self._worker:
-            return
+    def _failed(self, error: str) -> None:
         self._flush_scores()
         self._worker = None
         self.model.set_run(scoring=False)
-        fail_queued(self.model.entries, message.error)
-        self._say(message.error, "error", timeout=12)
+        fail_queued(self.model.entries, error)
+        self._say(error, "error", timeout=12)
         self.model.scores_changed()
         self.rank_provisionally("the model could not score")
 
-    def on_scoring_finished(self, message: ScoringFinished) -> None:
-        if message.worker is not self._worker:
-            return
+    def _finished(self, summary: RunSummary) -> None:
         view = self.view
         self._flush_scores()
         self._worker = None
-        summary = message.summary
         self.model.set_run(scoring=False, summary=summary)
         entries = self.model.entries
         fail_queued(entries, summary.stopped or "no score returned")

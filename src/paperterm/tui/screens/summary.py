@@ -13,6 +13,7 @@ import threading
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
@@ -81,9 +82,9 @@ class SummaryScreen(ModalScreen[None]):
             yield Static(Text("esc closes"), id="summary-foot")
 
     def on_mount(self) -> None:
-        self._worker = self.run_worker(self._ask, name="summary", group="summary",
-                                       thread=True, exit_on_error=False)
+        self._worker = self._ask()
 
+    @work(thread=True, name="summary", group="summary", exit_on_error=False)
     def _ask(self) -> None:
         """Worker thread: never raises; the outcome goes to the screen."""
         from paperterm.services.summaries import summarize_paper
