@@ -106,14 +106,15 @@ def test_adhoc_topic_notice():
 def test_offline_without_cache_opens_the_sample():
     s = _session("--offline")
     assert (s.day.source, len(s.day.papers), s.topic.name) == ("sample", 244, "moe")
-    assert any(n.startswith("Offline: showing the bundled sample day (2026-02-25)")
-               for n in s.day.notices)
+    assert ("Showing the bundled sample day (2026-02-25), not today's papers: offline."
+            in s.day.notices)
 
 
 def test_offline_notice_reaches_stderr_of_headless_commands(cli):
     result = cli("score", "--offline")
     assert result.returncode == 0, result.stderr
-    assert "note: Offline: showing the bundled sample day (2026-02-25)" in result.stderr
+    assert ("note: Showing the bundled sample day (2026-02-25), not today's papers: "
+            "offline." in result.stderr)
     assert "total 244" in result.stdout
 
 

@@ -89,6 +89,25 @@ async def test_the_sample_day_shows_at_once_while_a_hanging_fetch_goes_on_then_f
             assert p.table.cursor == 1 and SAMPLE in p.header()
 
 
+async def test_at_80x24_the_failed_fetch_says_what_shows_before_why(
+        first_start, make_app, probe, until, monkeypatch):
+    """A new-user walk: at 80x24 the header read "⚠ RSS feed: arXiv is unreachable
+    ([Errno -2] Name or service not kn…": what shows (the sample day, not today's papers)
+    was cut off. It comes first now, the cause after it."""
+    with HostileServer("hang") as server:
+        monkeypatch.setenv("PAPERTERM_RSS_URL", server.url + "/rss/{cats}")
+        monkeypatch.setenv("PAPERTERM_ARXIV_API_URL", server.url + "/api/query?{}")
+        app = make_app(_starting(first_start, _request(timeout=2.0)), autoscore=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            p = probe(app)
+            await until(pilot, lambda: app.session.pending is None, seconds=60)
+            await until(pilot, lambda: "not today's papers" in p.header_notice())
+            assert p.header_notice().lstrip().startswith(
+                f"⚠ Showing the bundled sample day ({SAMPLE}), not today's papers")
+            failed = [n for n in p.notices() if "not today's papers" in n]
+            assert len(failed) == 1 and "arXiv" in failed[0].split(": ", 1)[1]
+
+
 async def test_the_real_day_replaces_the_sample_when_the_fetch_returns(
         first_start, make_app, probe, size, until, fake_arxiv):
     fake_arxiv.route("/rss/", Reply(RSS_0302.read_bytes(), delay=4.0))

@@ -253,7 +253,7 @@ async def test_a_day_loaded_in_the_background_says_what_it_is(make_session, make
         p = probe(app)
         await until(pilot, lambda: len(p.shown) == 244, )
         await until(pilot, lambda: p.said("arXiv is unreachable"))
-        assert p.said("showing the bundled sample day")
+        assert p.said("Showing the bundled sample day")
         assert ("warning" in [sev for m, sev in app.said if "unreachable" in m])
 
         # in the new screen's header line: it was a toast over the abstract for ten

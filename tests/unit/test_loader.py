@@ -222,7 +222,7 @@ def test_offline_never_touches_the_network(fake_arxiv, store, monkeypatch):
     _today(monkeypatch, MONDAY)
     day = load_day(_req(offline=True), store)
     assert day.source == "sample"
-    assert any("Offline" in n for n in day.notices)
+    assert any(n.endswith("not today's papers: offline.") for n in day.notices)
     assert load_day(_req(offline=True, query="moe"), store).source == "query"  # the cache
     assert load_day(_req(offline=True, date=date(2026, 2, 24)), store).source == "sample"
     assert calls() == []

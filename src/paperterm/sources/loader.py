@@ -231,16 +231,27 @@ def _from_file(path: Path, store: Store) -> Day:
     return Day(parsed.papers, label, parsed.day, "feed", notices=notices)
 
 
-def _sample(store: Store, why: str | None = None) -> Day:
-    """The bundled sample day; a fallback (`why`) says so, `--sample` asked for it: no
-    notice (the header still marks it "sample")."""
+def _sample(store: Store, why: str | None = None, aside: str = "") -> Day:
+    """The bundled sample day; a fallback (`why`) says so, what is shown first (a header
+    line cut at 80 columns keeps it), then why (`aside`: said after what is shown); `--sample`
+    asked for it: no notice (the header still marks it "sample")."""
     parsed = parse_feed(sample_bytes())
     if not _sample_filed(store, parsed.day, parsed.papers):  # (for `--date`, once: a read
         store.papers.save_day(SAMPLE_FEED, parsed.day, parsed.papers, source="sample")  # writes
     label = parsed.day.isoformat() if parsed.day else "sample"
-    shown = f"showing the bundled sample day ({label}), not today's papers."
-    notices = [f"{why.rstrip('.')}: {shown}"] if why else []
+    shown = f"Showing the bundled sample day ({label}), not today's papers{aside}"
+    notices = [_because(shown, why)] if why else []
     return Day(parsed.papers, label, parsed.day, "sample", notices=notices)
+
+
+def _because(shown: str, why: str) -> str:
+    """"`shown`: `why`." (the outcome first, its cause after: "Showing the bundled sample
+    day (…), not today's papers: arXiv is unreachable (…)."), `why` starting lower-case
+    unless it starts with an acronym ("RSS feed")."""
+    why = why.strip().rstrip(".")
+    if len(why) > 1 and why[0].isupper() and not why[1].isupper():
+        why = why[0].lower() + why[1:]
+    return f"{shown}: {why}."
 
 
 def _sample_filed(store: Store, day: date | None, papers: list[Paper]) -> bool:
@@ -277,21 +288,24 @@ def _cached_or_sample(req: LoadRequest, store: Store, why: str) -> Day:
         papers = store.papers.day_papers(req.feed_key, latest)
         return Day(papers, latest.isoformat(), latest, "cache",
                    approximate=store.papers.is_approximate(req.feed_key, latest),
-                   notices=[f"{why.rstrip('.')}: showing the most recent cached day, "
-                            f"{latest.isoformat()}."])
-    day = _sample(store, why)
-    day.notices[:1] = _for_other_categories(req, day.notices[:1])
-    return day
+                   notices=[_because("Showing the most recent cached day, "
+                                     f"{latest.isoformat()}, not today's papers", why)])
+    return _sample(store, why, _other_categories(req))
+
+
+def _other_categories(req: LoadRequest) -> str:
+    """What the sample day shown for `req` says after itself, for other categories than
+    the sample's (cs.LG and cs.AI): never shown as if it were the categories asked for."""
+    if not req.categories or set(req.categories) == set(SAMPLE_CATEGORIES):
+        return ""
+    return (f" (the sample is {' and '.join(sorted(SAMPLE_CATEGORIES, reverse=True))}"
+            f", not {'+'.join(req.categories)})")
 
 
 def _for_other_categories(req: LoadRequest, notices: list[str]) -> list[str]:
-    """`notices` of the sample day shown for `req`: for other categories than the sample's
-    (cs.LG and cs.AI), saying so: never shown as if it were the categories asked for."""
-    if not req.categories or set(req.categories) == set(SAMPLE_CATEGORIES):
-        return notices
-    return [f"{n.rstrip('.')} (the sample is "
-            f"{' and '.join(sorted(SAMPLE_CATEGORIES, reverse=True))}"
-            f", not {'+'.join(req.categories)})." for n in notices]
+    """`notices` of the sample day shown for `req`, saying so for other categories."""
+    aside = _other_categories(req)
+    return [f"{n.rstrip('.')}{aside}." if aside else n for n in notices]
 
 
 def _today(req: LoadRequest, store: Store) -> Day:
@@ -364,7 +378,7 @@ def _nearest_instead(req: LoadRequest, store: Store, why: str) -> Day:
     shown = f"the nearest cached day, {found.isoformat()}"
     return Day(store.papers.day_papers(req.feed_key, found), found.isoformat(), found, "cache",
                approximate=store.papers.is_approximate(req.feed_key, found),
-               notices=[f"{why}: showing {shown}"],
+               notices=[_because(f"Showing {shown}", why)],
                instead=f"{asked} could not be loaded ({why}); this is {shown}")
 
 
