@@ -71,3 +71,23 @@ async def test_a_typo_of_a_topic_in_the_switcher_is_that_topic(make_session, mak
         await pilot.press("enter")
         await until(pilot, lambda: _shows_topic(p, "agents"))
         assert not p.day.topic.adhoc
+
+
+async def test_at_80x24_a_long_free_text_topic_gives_way_to_the_day_counts_and_filter(
+        make_session, make_app, probe, until):
+    """A new-user walk: at 80x24 a long free-text topic filled the header, and the day, the
+    counts and `filter: "…"` were gone. The topic is cut ("…") first."""
+    topic = "efficient inference for large language models on edge devices"
+    app = make_app(make_session(), autoscore=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        p = probe(app)
+        await _type_in_switcher(pilot, app, until, topic)
+        await until(pilot, lambda: any(topic in o for o in _options(app)))
+        await pilot.press("enter")
+        await until(pilot, lambda: p.day.topic.name == topic)
+        await pilot.press("slash", *"model", "enter")
+        await until(pilot, lambda: 'filter: "model"' in p.header())
+        header = p.header()
+        assert "2026-02-25" in header and f"/{len(p.day.model.entries)}" in header
+        assert header.lstrip().startswith("efficient infer") and "… · 2026-02-25" in header

@@ -14,6 +14,7 @@ from textual.reactive import reactive
 
 from paperterm.day.listing import PROVISIONAL, SORT_LABELS, sort_arrow
 from paperterm.services.scoring import RunSummary
+from paperterm.text.hygiene import cut
 from paperterm.tui.notices import NoticeLine
 from paperterm.tui.text import one_line
 
@@ -120,7 +121,7 @@ def triage_text(info: HeaderInfo, *, compact: bool = False) -> str:
     return out
 
 
-def _header(info: HeaderInfo, *, compact: bool) -> Text:
+def _header(info: HeaderInfo, *, compact: bool, topic: str | None = None) -> Text:
     sep = " · " if compact else "  ·  "
     out = Text(no_wrap=True, overflow="ellipsis")
     if not compact:
@@ -128,7 +129,7 @@ def _header(info: HeaderInfo, *, compact: bool) -> Text:
         out.append("  topic ")
     else:
         out.append(" ")
-    out.append(one_line(info.topic), style="bold")
+    out.append(one_line(info.topic if topic is None else topic), style="bold")
     out.append(sep)
     out.append(one_line(info.day), style="bold")
     for flag in info.flags:
@@ -157,9 +158,29 @@ def header_text(info: HeaderInfo, width: int | None = None) -> Text:
     if width is None or full.cell_len <= width:
         return full
     compact = _header(info, compact=True)
+    if compact.cell_len > width:  # a long topic gives way first: the day, the counts and
+        topic = _shorter_topic(info.topic,  # the filter stay
+                               len(one_line(info.topic)) - (compact.cell_len - width))
+        compact = _header(info, compact=True, topic=topic)
     if compact.cell_len > width:  # cut here, with an ellipsis: the widget would just crop
         compact.truncate(width, overflow="ellipsis")
     return compact
+
+
+_FREE = " (free text)"
+_TOPIC_MIN = 12  # letters of a topic's name kept, however narrow the screen
+
+
+def _shorter_topic(topic: str, room: int) -> str:
+    """`topic` in about `room` letters, cut with "…" (a free-text topic keeps saying so
+    while its name keeps `_TOPIC_MIN` letters)."""
+    topic = one_line(topic)
+    if len(topic) <= room:
+        return topic
+    name, free = (topic[: -len(_FREE)], _FREE) if topic.endswith(_FREE) else (topic, "")
+    if free and room - len(free) >= _TOPIC_MIN:
+        return cut(name, room - len(free)) + free
+    return cut(name, max(room, _TOPIC_MIN))
 
 
 class TopBar(NoticeLine):
