@@ -91,3 +91,21 @@ async def test_at_80x24_a_long_free_text_topic_gives_way_to_the_day_counts_and_f
         header = p.header()
         assert "2026-02-25" in header and f"/{len(p.day.model.entries)}" in header
         assert header.lstrip().startswith("efficient infer") and "… · 2026-02-25" in header
+
+
+async def test_a_free_text_topic_no_paper_holds_a_word_of_is_said_with_a_fix(
+        make_session, make_app, probe, until, size):
+    """A new-user walk: a typo ("spekulative decodng") ranked the day by the topic's cues
+    alone, silently. Said once, with the phrase of the day's own words it is a typo of."""
+    app = make_app(make_session(), autoscore=False)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        p = probe(app)
+        await _type_in_switcher(pilot, app, until, "spekulative decodng")
+        await until(pilot, lambda: any("spekulative decodng" in o for o in _options(app)))
+        await pilot.press("enter")
+        await until(pilot, lambda: p.day.topic.name == "spekulative decodng")
+        said = [m for m in p.notices("warning") if "contains any word of the topic" in m]
+        assert said == ["No paper of 2026-02-25 contains any word of the topic 'spekulative "
+                        "decodng': did you mean 'speculative decoding'?"]
+        await until(pilot, lambda: "did you mean 'speculative decoding'" in p.header_notice())

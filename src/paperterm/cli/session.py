@@ -42,6 +42,16 @@ def _topic(opts: Options, config: Config, notices: list[str]) -> Topic:
     return resolved.topic
 
 
+def _unmatched(topic: Topic, day: Day, config: Config) -> str | None:
+    """The note for a free-text topic no paper of `day` holds a word of (`unmatched`)."""
+    from paperterm.topics import topic_catalog
+    from paperterm.topics.unmatched import unmatched_note
+
+    if not topic.adhoc:
+        return None
+    return unmatched_note(topic, day.papers, topic_catalog(config).topics, day.label)
+
+
 def _settings(opts: Options, config: Config) -> ScoringSettings:
     settings = config.scoring.with_overrides(**opts.scoring)
     if settings.scorer == "llm" and not settings.model:
@@ -165,6 +175,8 @@ def open_session(opts: Options, load: Callable[[Store], Day] | None = None, *,
     except BaseException:
         store.close()
         raise
+    if pending is None:  # a free-text topic no paper of the day matches (a typo?): said once
+        notices.extend(n for n in [_unmatched(topic, day, config)] if n)
     day.notices[:0] = notices
     return Session(
         config=config, day=day, topic=topic, settings=settings, db_path=store.path,

@@ -12,7 +12,7 @@ from pathlib import Path
 from paperterm.cli.errors import EXIT_OK, UserError
 from paperterm.cli.options import Options
 from paperterm.cli.session import load_user_config, open_store
-from paperterm.models import Topic
+from paperterm.models import Paper, Topic
 from paperterm.settings.config import Config, ConfigError
 from paperterm.text.hygiene import cut
 
@@ -112,11 +112,21 @@ def _top(topic: Topic, config: Config) -> None:
         store.close()
     order = sorted(range(len(papers)), key=lambda i: (
         -(scores[i].relevance or 0), -(scores[i].fine or 0.0), i))
+    if (note := _unmatched_note(topic, papers, config, day.isoformat())) is not None:
+        print(f"note: {note}", file=sys.stderr)
     print(f"\ntop {TOP} of {day.isoformat()} ({len(papers)} papers, local ranking):")
     for rank, i in enumerate(order[:TOP], 1):
         s = scores[i]
         print(f"{rank:3}. {s.relevance or 0:>2}  {cut(papers[i].title, 90)}\n"
               f"        {papers[i].id}  why: {cut(s.reason, 120)}")
+
+
+def _unmatched_note(topic: Topic, papers: list[Paper], config: Config, day: str,
+                    ) -> str | None:
+    from paperterm.topics import topic_catalog
+    from paperterm.topics.unmatched import unmatched_note
+
+    return unmatched_note(topic, papers, topic_catalog(config).topics, day)
 
 
 def _new(opts: Options, config: Config) -> int:

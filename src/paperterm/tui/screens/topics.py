@@ -69,6 +69,21 @@ class TopicSwitch:
         self.switch(resolved.topic)
         if resolved.notice:
             self.view.reader.say(resolved.notice, timeout=8)
+        self.say_if_unmatched(resolved.topic)
+
+    def say_if_unmatched(self, topic: Topic) -> None:
+        """A free-text topic no paper of the shown day holds a word of (a typo?): said once,
+        with "did you mean …?" when a topic or a phrase of the day's words is near it."""
+        from paperterm.topics import topic_catalog
+        from paperterm.topics.unmatched import unmatched_note
+
+        day = self.view.session.day
+        if not topic.adhoc or day.source == "loading":
+            return
+        note = unmatched_note(topic, day.papers, topic_catalog(self.view.session.config).topics,
+                              day.label)
+        if note:
+            self.view.reader.say(note, "warning", timeout=10)
 
     def switch(self, topic: Topic, *, same_day: bool = False) -> None:
         """Score the day against `topic` instead; the current run's late scores are dropped.
