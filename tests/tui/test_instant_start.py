@@ -345,3 +345,24 @@ async def test_a_day_marked_since_its_ranking_starts_on_its_newest_blend(
         await until(pilot, lambda: "ranking" not in p.header(), seconds=30,
                     cpu=ranking_cpu(app), what="the new blend")
         assert [e.fine for e in p.shown] != [fine[e.paper.id] for e in p.shown]  # taught the star
+
+
+async def test_the_first_paint_never_says_no_paper_matches(make_session, make_app, size):
+    """A new-user walk: the first paint showed "No paper matches the filters…" in the
+    preview for about 130 ms, under a list that then filled: no filter was set, and the
+    list had not been filled yet. Nothing is said before it is."""
+    shown: list[str] = []
+
+    class Recording(make_app):  # type: ignore[misc, valid-type]
+        def _display(self, screen, renderable) -> None:  # type: ignore[no-untyped-def]
+            if renderable is not None:
+                shown.extend(str(m.render()) for m in screen.query("#pv-meta"))
+            super()._display(screen, renderable)
+
+    app = Recording(make_session())
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await pilot.press("j")
+        await pilot.pause()
+    assert any("2602." in s for s in shown)  # the first paper, once the list is filled
+    assert not [s for s in shown if "No paper matches" in s], shown[:3]

@@ -114,7 +114,9 @@ class Preview(VerticalScroll, can_focus=True):
         self.keep_expanded = False  # every paper opens expanded (E, config expand_abstracts)
         self.collapsible = False
         self.fit_lines = COLLAPSED_LINES  # abstract lines shown while collapsed
-        self.empty_message = NO_MATCH  # what to say when no paper is under the cursor
+        # what to say when no paper is under the cursor: nothing until the list is filled
+        # (the first paint said "No paper matches the filters" above a list about to fill)
+        self.empty_message = ""
         self.search_terms: list[Term] = []  # highlighted: the text filter's words
         self.topic_terms: list[Term] = []  # and the topic's keywords
         self.topic = topic

@@ -270,7 +270,9 @@ class DayScreen(Screen[None]):
             self.preview.render_entry()
 
     def _show_list(self, *, to_top: bool) -> None:
-        self.preview.empty_message = self._empty_message()
+        # said only of an empty list: a full one's first paper is on its way to the preview
+        # (the first paint said "No paper matches the filters" above a full list)
+        self.preview.empty_message = "" if self.model.shown else self._empty_message()
         self.table.empty_message = self.preview.empty_message
         self._show_terms()
         table = self.table
