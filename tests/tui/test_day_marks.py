@@ -183,3 +183,27 @@ async def test_star_of_another_topic_says_which_topic_it_was_under(make_session,
         await pilot.press("asterisk")  # the list did not know: starred here, moved here
         topic = session.topic.name
         await until(pilot, lambda: p.said(f"Starred under topic {topic} (was {other})"))
+
+
+async def test_a_star_is_said_and_logged_as_the_other_marks_are(make_session, make_app, probe,
+                                                                size, until):
+    """A new-user walk: `*` said nothing (nor in the log, `M`), so an older notice ("Not
+    interested …") stayed in the header as if it described the star."""
+    from paperterm.tui.message_log import MessageLogScreen
+
+    app = make_app(make_session(), autoscore=False)
+    async with app.run_test(size=size) as pilot:
+        p = probe(app)
+        await pilot.pause()
+        await pilot.press("d")
+        await until(pilot, lambda: "Not interested" in p.header_notice())
+        title = " ".join(p.current.paper.title.split())
+        await pilot.press("asterisk")
+        await until(pilot, lambda: "Starred (moe)" in p.header_notice())
+        assert p.said(f"Starred (moe): {title}")
+        await pilot.press("asterisk")
+        await until(pilot, lambda: "Unstarred (moe)" in p.header_notice())
+        await pilot.press("M")
+        await until(pilot, lambda: isinstance(app.screen, MessageLogScreen))
+        await until(pilot, lambda: "Unstarred (moe)" in app.screen.text())
+        assert "Starred (moe)" in app.screen.text()

@@ -171,7 +171,7 @@ class TriageCards(Screen[Entry | None]):
         e = self.current
         if e is not None:
             if not e.starred:
-                self.day.papers.toggle_star(e)
+                self.day.papers.toggle_star(e, say=False)
             self._next()
             self._answered(e, "starred")
 

@@ -35,9 +35,9 @@ class PaperActions(DayController):
         self.triage = triage
         self.scoring = scoring
 
-    def toggle_star(self, entry: Entry | None = None) -> None:
+    def toggle_star(self, entry: Entry | None = None, *, say: bool = True) -> None:
         """Star (and so mark seen) or unstar the paper (`entry`, else the one under the
-        cursor)."""
+        cursor), said (`say`; quick triage's next card says it, its counter stays)."""
         e = entry or self.view.current
         if e is None:
             return
@@ -47,11 +47,14 @@ class PaperActions(DayController):
         (marks.star if starred else marks.unstar)([e.id])
         if starred:
             self.triage.mark_seen([e])
+        title = clean_line(e.paper.title)  # whole: the log keeps it (M)
         if other:  # say which topic's ranking loses it (and, starred here, gains it)
-            title = clean_line(e.paper.title)  # whole: the log keeps it (M)
             self._say(f"Starred under topic {marks.topic} (was {other}): {title}" if starred
                       else f"Unstarred (it was starred under topic {other}): {title}",
                       timeout=4)
+        elif say:  # as the other marks are: an older notice never stands for the star
+            self._say(f"Starred ({marks.topic}): {title}" if starred
+                      else f"Unstarred ({marks.topic}): {title}", timeout=4)
 
     def not_interested(self, entry: Entry | None = None) -> None:
         """Tell the local ranking this paper (`entry`, else the one under the cursor) is not
