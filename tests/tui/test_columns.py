@@ -85,13 +85,34 @@ async def test_footer_keys_that_do_not_fit_whole_are_hidden(make_session, make_a
         await pilot.resize_terminal(140, 24)
         await pilot.pause()
         # the everyday keys, but undo: it shows once there is a mark to take back
-        wide_only = {"library_search", "starred_view", "previous_day", "next_day"}
+        wide_only = {"library_search", "starred_view", "previous_day", "next_day",
+                     "not_interested"}
         assert all(k.display for k in app.screen.query(FooterKey)
                    if k.action != "app.undo" and k.action not in wide_only)
         await pilot.resize_terminal(200, 24)
         await pilot.pause()
         # every key (the library's and the days' too, issue 32), but undo
         assert all(k.display for k in app.screen.query(FooterKey) if k.action != "app.undo")
+
+
+async def test_the_footer_shows_not_interested_where_it_has_room(make_session, make_app):
+    """A new-user walk: `d` (not interested) never showed in the footer, even at 200
+    columns. It shows last, once every other key does; never instead of one."""
+    from paperterm.tui.compat import FooterKey
+
+    def shown(app) -> list[str]:
+        return [f"{k.key_display} {k.description}" for k in app.screen.query(FooterKey)
+                if k.display and k.region.width]
+
+    app = make_app(make_session())
+    async with app.run_test(size=(200, 24)) as pilot:
+        await pilot.pause()
+        wide = shown(app)
+        assert "d Not interested" in wide, wide
+        await pilot.resize_terminal(120, 24)
+        await pilot.pause()
+        narrow = shown(app)
+        assert "d Not interested" not in narrow and "t Topic" in narrow, narrow
 
 
 def test_a_long_category_shows_whole_or_as_its_archive_with_an_ellipsis():

@@ -60,7 +60,8 @@ APP_KEYS: tuple[KeySpec, ...] = (
     KeySpec("star", "asterisk", "toggle_star", "Star",
             "Star / unstar the paper (starring marks it seen)", show=True),
     KeySpec("not_interested", "d", "not_interested", "Not interested",
-            "Not interested: the local ranking learns to put papers like this lower (again: undo)"),
+            "Not interested: the local ranking learns to put papers like this lower (again: undo)",
+            show=True),
     KeySpec("mark", "x", "toggle_mark", "Mark",
             "Mark / unmark for a batch action, then go to the next paper", show=True),
     KeySpec("clear_marks", "X", "clear_marks", "Clear marks", "Clear all marks"),
@@ -149,10 +150,15 @@ PRIORITY_ACTIONS = frozenset({"start_search"})
 # way out and the way to every other key must stay visible, and undo once there is a mark
 # to take back (the footer hides it until then).
 FOOTER_FIRST = ("help", "quit", "undo")
+# and last, where a wide terminal has room for it once every other key shows: `d`'s label
+# is long, and after `*` it would push Topic and Open out of a 120-column footer
+FOOTER_LAST = ("not_interested",)
 
 
 def bindings(specs: tuple[KeySpec, ...]) -> list[BindingType]:
     def rank(k: KeySpec) -> int:
+        if k.id in FOOTER_LAST:
+            return len(FOOTER_FIRST) + 1
         return FOOTER_FIRST.index(k.id) if k.id in FOOTER_FIRST else len(FOOTER_FIRST)
 
     ordered = sorted(specs, key=rank)  # stable: the rest keep their order
