@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 from paperterm.sources.loader import SAMPLE_NAME
 
@@ -96,3 +97,15 @@ def test_the_digest_lists_papers_in_the_readers_order(cli):
     arxiv = re.findall(r"\[arXiv:(\d{4}\.\d{5})v\d+\]", digest.stdout)
     assert len(arxiv) == len(set(arxiv)) >= 20
     assert arxiv == sorted(arxiv, key=lambda pid: rows[pid]["rank"])
+
+
+def test_score_json_rows_say_which_day_and_where_it_came_from(cli):
+    """A new-user walk: `score --json` rows carried no day or source, so a cron script could
+    not tell it got the bundled sample day instead of today's announcement."""
+    rows = [json.loads(line) for line in
+            cli("score", "--json", "--offline", "--topic", "moe").stdout.splitlines()]
+    assert rows and {(r["day"], r["source"]) for r in rows} == {("2026-02-25", "sample")}
+    feed = Path(__file__).resolve().parents[1] / "fixtures" / "feeds" / "rss-2026-03-02.xml"
+    rows = [json.loads(line) for line in
+            cli("score", "--json", "--feed", str(feed), "--topic", "moe").stdout.splitlines()]
+    assert rows and {(r["day"], r["source"]) for r in rows} == {("2026-03-02", "feed")}

@@ -29,11 +29,15 @@ def run(opts: Options) -> int:
     if opts.json:
         from paperterm.day.scores import provenance
 
+        # which day, from where: a cron script can tell the sample or a cached day from
+        # today's announcement ("sample", "cache", "rss", "api", "feed", "query")
+        day = s.day.day.isoformat() if s.day.day else None
         for sc in in_order:
             row = {"id": sc.paper_id, "version": sc.version, "title": by_id[sc.paper_id].title,
                    "rank": ranks.get(sc.paper_id), "relevance": sc.relevance,
                    "novelty": sc.novelty, "reason": sc.reason, "status": sc.status,
-                   "score_from": provenance(sc, s.settings)}
+                   "score_from": provenance(sc, s.settings), "day": day,
+                   "source": s.day.source}
             if sc.status == "unscored":
                 row["error"] = sc.error or "not scored"
             print(json.dumps(clean_json(row), ensure_ascii=False))
