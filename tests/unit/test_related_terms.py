@@ -54,7 +54,7 @@ def test_what_the_topic_turns_down_is_never_a_related_term():
 
 def test_a_topic_with_keywords_of_its_own_gets_no_related_terms():
     topic = Topic("mine", "model compression", keywords=("pruning",), source="test")
-    assert keywords.topic_related(topic) == []
+    assert keywords.topic_related(topic) == ()
 
 
 def test_an_application_cue_the_topic_names_does_not_count_against_its_papers():

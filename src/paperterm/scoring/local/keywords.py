@@ -183,22 +183,24 @@ def _terms(topic: Topic) -> list[_Term]:
     return list(terms.values())
 
 
-def topic_related(topic: Topic) -> list[str]:
+@functools.lru_cache(maxsize=32)
+def topic_related(topic: Topic) -> tuple[str, ...]:
     """The related terms (`topics/related.py`) of the areas `topic` names in its name,
     phrases or relevant parts, without what it excludes or turns down; none for a topic
     with keywords of its own (the built-in ones, a keywords file): its keywords say which
-    words count (on the built-in topic the related terms cost 2 picks within the top 30%)."""
+    words count (on the built-in topic the related terms cost 2 picks within the top 30%).
+    Worked out once per topic: every ranking and every search keystroke asks."""
     from paperterm.topics.related import related_terms
 
     if topic.keywords:
-        return []
+        return ()
     if topic.areas or topic.turned_down:
         relevant, negative = list(topic.areas), list(topic.turned_down)
     else:
         description, turned = _split(topic.description)
         relevant, negative = [description], [turned]
-    return related_terms([topic.name, *topic.phrases, *relevant],
-                         [*topic.exclude, *negative], tokens)
+    return tuple(related_terms([topic.name, *topic.phrases, *relevant],
+                               [*topic.exclude, *negative], tokens))
 
 
 def _idf(df: int, n_docs: int) -> float:
