@@ -29,6 +29,7 @@ from textual.widgets import Input
 
 from paperterm.day.session import HeldSession, Session
 from paperterm.models import Topic
+from paperterm.services.day_fetch import DayFetches
 from paperterm.services.ranking import RankingProcess, ranking_wanted
 from paperterm.settings.reader_state import remember_theme
 from paperterm.tui.bindings import effective_keys, keymap_problems
@@ -90,6 +91,7 @@ class PapertermApp(App[int], inherit_bindings=False):
             {session.topic.name: session.topic} if session.topic.adhoc else {})
         # local rankings run beside the reader, keys never wait (started by the first one)
         self.ranking: RankingProcess | None = RankingProcess() if ranking_wanted() else None
+        self.fetches = DayFetches(self.held_session)  # the one day fetched at a time
         self.loader = DayLoader(self, self, autoscore=autoscore)  # days loaded meanwhile
         self.store_watch = StoreWatch(self, session.open_store)  # other programs' writes
         self.keymap, key_problems = keymap_problems(dict(session.config.keys))
@@ -174,9 +176,6 @@ class PapertermApp(App[int], inherit_bindings=False):
     def reload_for_topic(self, topic: Topic) -> bool:
         """Load the shown day for `topic`'s categories in the background; False: it stays."""
         return self.loader.reload_for_topic(topic)
-
-    def abandon_fetch(self) -> bool:  # see Reader.abandon_fetch
-        return self.loader.abandon()
 
     def on_service_event(self, message: ServiceEvent) -> None:
         """A day's fetch reports (the load-a-day service's event, see DayLoader)."""
@@ -367,6 +366,7 @@ class PapertermApp(App[int], inherit_bindings=False):
 
     async def action_quit(self) -> None:
         self.quitting = True
+        self.fetches.cancel()  # a day fetched from now on is not shown
         self._stop_ranking()
         self.exit(0)
 

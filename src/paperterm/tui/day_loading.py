@@ -5,8 +5,10 @@ network, `R` (fetch today's announcement again) and a topic switch to other cate
 (`services.days.fetch_day`) on a daemon thread with its own store (`q` must not wait for a
 hanging network), which posts the service's event (`DayLoaded`, or `DayFailed` and why)
 to the app as a `ServiceEvent`; the app hands it here, and the day replaces the day
-screen. Meanwhile the empty screen counts the seconds. The session is immutable: each
-change is a new one, held by the app (`reader.session`).
+screen. Meanwhile the empty screen counts the seconds. Whether a fetch may start, and
+whether its outcome still counts, is the reader's `DayFetches`' (`services.day_fetch`,
+which day navigation shares). The session is immutable: each change is a new one, held by
+the app (`reader.session`).
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ if TYPE_CHECKING:
     from textual.app import App
     from textual.timer import Timer
 
+    from paperterm.services.day_fetch import DayFetches
+    from paperterm.services.days import LoadRequest
     from paperterm.tui.messages import ServiceEvent
 
 
@@ -38,7 +42,6 @@ class DayLoader:
     def __init__(self, app: App[Any], reader: Reader, *, autoscore: bool) -> None:
         self.app, self.reader = app, reader
         self.autoscore = autoscore
-        self._thread: threading.Thread | None = None  # the load whose day counts
         self._loading_timer: Timer | None = None  # counts the seconds of a background load
         self._topic_after_load: Topic | None = None  # a topic switch waiting for its day
 
@@ -46,6 +49,11 @@ class DayLoader:
     def session(self) -> Session:
         """The app's session (a new one at each change)."""
         return self.reader.session
+
+    @property
+    def fetches(self) -> DayFetches:
+        """The reader's fetch under way (the one owner of `session.pending`)."""
+        return self.reader.fetches
 
     def _say(self, message: str, severity: str = "information",
              timeout: float | None = None) -> None:
@@ -58,12 +66,21 @@ class DayLoader:
         """Load the day the session is waiting for (`session.pending`)."""
         req = self.session.pending
         assert req is not None
-        # a daemon thread, not a Textual worker: `q` must not wait for a hanging network
-        self._thread = fetch_in_thread(self.app, req, self.session.open_store)
+        self._begin(req)
+
+    def _begin(self, req: LoadRequest, *, keep: bool = False) -> bool:
+        """Fetch `req` (see `DayFetches.begin`); False: not started."""
+        if not self.fetches.begin(req, self._fetch, keep=keep):
+            return False
         day = self.session.day
         if day.source == "loading":  # the empty screen counts the seconds meanwhile
             self._loading_timer = self.app.set_interval(
                 1.0, partial(self._loading_tick, day, day.label, time.monotonic()))
+        return True
+
+    def _fetch(self, req: LoadRequest) -> threading.Thread:
+        # a daemon thread, not a Textual worker: `q` must not wait for a hanging network
+        return fetch_in_thread(self.app, req, self.session.open_store)
 
     def _loading_tick(self, day: Day, label: str, since: float) -> None:
         if day is not self.session.day or self.session.pending is None or self.reader.quitting:
@@ -80,7 +97,7 @@ class DayLoader:
         from paperterm.services.days import loading_label
 
         req = self.session.request
-        if self.session.pending is not None:
+        if self.fetches.busy:
             self._say("Already loading…", timeout=3)
             return
         if req is None or req.feed is not None or req.sample or req.query or req.date:
@@ -90,9 +107,8 @@ class DayLoader:
         if req.offline:
             self._say("Offline (--offline): not re-fetching.", "warning")
             return
-        self.reader.update_session(pending=dataclasses.replace(req, refresh=True))
-        self._say(loading_label(req).replace("loading", "Re-fetching", 1))
-        self.start()
+        if self._begin(dataclasses.replace(req, refresh=True)):
+            self._say(loading_label(req).replace("loading", "Re-fetching", 1))
 
     def reload_for_topic(self, topic: Topic) -> bool:
         """A topic read on other categories: load the shown day for them in the background
@@ -101,8 +117,8 @@ class DayLoader:
         from paperterm.tui.topic_day import reload_for_topic
 
         req = reload_for_topic(self.session, topic)
-        pending = self.session.pending
-        if pending is not None and self._topic_after_load is not None:
+        pending = self.fetches.pending
+        if pending is not None and self.fetches.kept and self._topic_after_load is not None:
             # a topic switch is loading its day: the latest choice wins if it reads the
             # same categories; otherwise it waits (the thread cannot be called back)
             if req is not None and sorted(req.categories) == sorted(pending.categories):
@@ -112,22 +128,10 @@ class DayLoader:
                 self._say(f"Loading the day for topic {self._topic_after_load.name}; "
                           "switch again when it is up.", "warning")
             return True
-        if req is None or pending is not None:
+        if req is None or pending is not None or not self._begin(req, keep=True):
             return False
         self._topic_after_load = topic
-        self.reader.update_session(pending=req)
         self._say(f"Topic: {topic.name}: {loading_label(req)}")
-        self.start()
-        return True
-
-    def abandon(self) -> bool:
-        """Drop the fetch under way (its day or failure is ignored when it comes; the thread,
-        a daemon, ends by its deadline). False while a topic switch waits for its day."""
-        if self._topic_after_load is not None:
-            return False
-        self._thread = None
-        if self.session.pending is not None:
-            self.reader.update_session(pending=None)
         return True
 
     # -- the thread's outcome -----------------------------------------------------------------
@@ -137,17 +141,16 @@ class DayLoader:
         counts."""
         from paperterm.services import days
 
-        if message.worker is not self._thread:
+        req = self.fetches.settle(message.worker)  # the fetch is over, nothing pending
+        if req is None:  # another fetch counts now, or the reader quits
             return
-        self._thread = None
         match message.event:
             case days.DayLoaded(day=day):
-                self.day_loaded(day)
+                self.day_loaded(day, req)
             case days.DayFailed(error=error):
                 self._failed(error)
 
     def _failed(self, error: str) -> None:
-        self.reader.update_session(pending=None)
         self._say(error, "error")
         day = self.session.day
         if day.source == "loading":  # the empty screen says so instead of "loading…"
@@ -159,19 +162,16 @@ class DayLoader:
             for screen in self._day_screens():
                 screen.switch_topic(topic, same_day=True)
 
-    def day_loaded(self, day: Day) -> None:
-        """Show `day`, loaded for the session's pending request, instead of the shown one."""
-        if self.reader.quitting:
-            return
+    def day_loaded(self, day: Day, req: LoadRequest | None = None) -> None:
+        """Show `day`, loaded for `req` (its fetch settled), instead of the shown one."""
         s = self.session
-        req = s.pending
         topic, self._topic_after_load = self._topic_after_load, None
         if topic is not None:  # marks made from now on are the new topic's
             self.reader.switch_marks_topic(topic.name)
         said = set(s.day.notices)  # said when the shown day came
         if topic is None and _same_cached_day(s.day, day):  # the fetch failed: the shown
             self.reader.update_session(  # day stands, as the user left it
-                pending=None, request=s.request if req is None
+                request=s.request if req is None
                 else dataclasses.replace(req, refresh=False))
             for note in dict.fromkeys(day.notices):
                 if note not in said:
@@ -184,7 +184,7 @@ class DayLoader:
         if s.day.source == "loading":  # what start-up had to say still stands
             day.notices[:0] = [n for n in s.day.notices if n not in day.notices]
         self.reader.update_session(
-            day=day, pending=None,
+            day=day,
             topic=s.topic if topic is None else topic,  # a topic switch: that topic
             request=s.request if req is None else dataclasses.replace(req, refresh=False))
         gc.unfreeze()  # what start-up froze (app.py) includes the screen replaced here

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
 
     from paperterm.day.session import Session
     from paperterm.models import Topic
+    from paperterm.services.day_fetch import DayFetches
     from paperterm.services.marks import MarksService
     from paperterm.services.ranking import RankingProcess
     from paperterm.services.storage import Store
@@ -27,6 +28,7 @@ class Reader(Protocol):
     store: Store  # a stand-in (`Store.unavailable`) when there is no database
     marks: MarksService  # every mark goes through it (the current topic's; undo)
     quitting: bool  # set by `q`: nothing new starts
+    fetches: DayFetches  # the day fetched in the background (`session.pending`'s one owner)
     hints_given: set[str]  # once per run, whatever day screens follow
     free_topics: dict[str, Topic]  # free-text topics of this session, offered again by `t`
     ranking: RankingProcess | None  # where local rankings run (None: in this process)
@@ -47,11 +49,6 @@ class Reader(Protocol):
 
     def reload_for_topic(self, topic: Topic) -> bool:
         """Load the shown day for `topic`'s categories in the background; False: it stays."""
-
-    def abandon_fetch(self) -> bool:
-        """Stop waiting for the day being fetched in the background (the user went to
-        another day): its outcome is dropped when it comes. False: a topic switch waits
-        for that day, so the fetch stands."""
 
     def copy_to_clipboard(self, text: str) -> None: ...
 

@@ -3,7 +3,9 @@ announcement day (weekends and known holidays skipped), `D` a date to jump to, `
 week's papers with a day column. A cached day opens at once; a missing one is fetched in the
 background (offline: the reader says it is not cached and stays where it is). When a step's
 fetch fails, the nearest cached day further that way opens instead, said so; with none, the
-reader stays. A move keeps the filter and the sort."""
+reader stays. A move keeps the filter and the sort. Whether a fetch may start, and whether
+its outcome still counts, is the reader's `DayFetches`' (`services.day_fetch`), shared with
+the app's day loader."""
 
 from __future__ import annotations
 
@@ -62,7 +64,6 @@ class DayNavigation(DayController):
     def __init__(self, view: DayView, screen_class: type[Screen[Any]]) -> None:
         super().__init__(view)
         self.screen_class = screen_class
-        self._thread: threading.Thread | None = None  # the fetch whose day counts
         self._notice: str | None = None  # what the move to that day had to say
 
     # -- the keys ---------------------------------------------------------------------------
@@ -104,13 +105,12 @@ class DayNavigation(DayController):
         """Show the day `req` loads: at once from the cache, else fetched in the background
         (the load-a-day service, `services.days`)."""
         reader = self.view.reader
-        if reader.session.pending is not None:
-            # a fetch under way (today's, hanging, say) gives way to the day asked for now
-            if not reader.abandon_fetch():
-                reader.say("Loading the day for the topic chosen; go to another day when "
-                           "it is up.", timeout=3)
-                return
-            self._thread = None
+        fetches = reader.fetches
+        # a fetch under way (today's, hanging, say) gives way to the day asked for now
+        if fetches.busy and not fetches.abandon():
+            reader.say("Loading the day for the topic chosen; go to another day when it is "
+                       "up.", timeout=3)
+            return
         store = reader.store
         if store.available:
             try:
@@ -121,29 +121,28 @@ class DayNavigation(DayController):
             if day is not None:
                 self._show(req, day, notice)
                 return
-        reader.update_session(pending=req)
+        if not fetches.begin(req, self._fetch):
+            return
         reader.say(days.loading_label(req), timeout=5)
-        self._thread = fetch_in_thread(self.view, req, reader.session.open_store)
         self._notice = notice
+
+    def _fetch(self, req: LoadRequest) -> threading.Thread:
+        return fetch_in_thread(self.view, req, self.view.reader.session.open_store)
 
     def on_service_event(self, message: ServiceEvent) -> None:
         """The fetch's outcome (the load-a-day service's event), if from the fetch that
         counts."""
-        if message.worker is not self._thread:
-            return
-        self._thread = None
+        if self.view.reader.fetches.settle(message.worker) is None:  # the fetch is over
+            return  # another fetch counts now, or the reader quits
         match message.event:
             case days.DayLoaded(request=req, day=day):
                 self._show(req, day, self._notice)
             case days.DayFailed(error=error):
-                reader = self.view.reader
-                reader.update_session(pending=None)
-                reader.say(error, "error")
+                self.view.reader.say(error, "error")
 
     def _show(self, req: LoadRequest, day: Day, notice: str | None) -> None:
         reader, app = self.view.reader, self.view.app
-        reader.update_session(pending=None)
-        if reader.quitting:
+        if reader.quitting:  # (a cached day too: nothing opens while the reader closes)
             return
         if req.since is not None and not day.papers:  # an empty week: the day shown stays
             reader.say(_empty_week(req.since, [notice, *day.notices]), "warning", timeout=8)
