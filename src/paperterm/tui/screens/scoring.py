@@ -1,9 +1,11 @@
 """The day screen's scoring: local scores at once, or cached LLM scores now and the rest from a
 worker thread whose typed messages (`paperterm.tui.messages`) are applied as they arrive.
 
-`ScoringController` is held by the day screen, which hands it the worker messages. A message
-counts only if it comes from the worker the controller is waiting for: cancelling or
-replacing a run (or a ranking) forgets its worker, and its late messages are dropped.
+`ScoringController` is held by the day screen, which hands it the worker messages. What they
+do to the day is decided by `paperterm.day.scoring.DayScoring` (plain Python): whether a
+message counts (only from the worker followed: cancelling or replacing a run, or a ranking,
+forgets its worker, and its late messages are dropped), the score states, rescore-later.
+The controller starts and cancels the workers, coalesces repaints, and says what to say.
 """
 
 from __future__ import annotations
@@ -12,16 +14,7 @@ import threading
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from paperterm.day.listing import PROVISIONAL, SCORE_SORTS
-from paperterm.day.score_states import (
-    clear_scores,
-    fail_queued,
-    lay_local_under,
-    mark_queued,
-    mark_unsent,
-    merge_scores,
-    set_scores,
-)
+from paperterm.day.scoring import LOCAL_RANKING, DayScoring
 from paperterm.models import Paper, Topic
 from paperterm.services import ranking
 from paperterm.services.scoring import (
@@ -63,13 +56,14 @@ class ScoringController(DayController):
     def __init__(self, view: DayView) -> None:
         super().__init__(view)
         self.model = view.model
-        self._worker: Worker[Any] | None = None  # the LLM run whose messages count
+        self.day: DayScoring[Worker[Any]] = DayScoring(view.model)  # what the events do
         self._cancel: threading.Event | None = None  # polled by the engine
-        self._pending_scores: list[Score] = []
         self._flush_timer: Timer | None = None
-        self._rescore_next: list[Paper] = []  # `r` during a run: scored when it ends
-        self._rank_worker: Worker[Any] | None = None  # the ranking whose scores count
-        self._provisional_worker: Worker[Any] | None = None
+
+    @property
+    def _worker(self) -> Worker[Any] | None:
+        """The LLM run whose messages count."""
+        return self.day.run_job
 
     # -- starting and stopping runs ----------------------------------------------------------
 
@@ -105,17 +99,15 @@ class ScoringController(DayController):
         # user taught it grows with a year of marks); ranked again if it is not
         scores = ranking.newest_blend(store, papers, topic, label)
         if scores is not None:
-            set_scores(model.by_id, scores, "local")
-            model.set_run(scorer_label="local scorer")
+            self.day.show_local(scores)
             self.view.call_after_refresh(self.check_ranking)
             return
         small = len(papers) <= self.INLINE_LOCAL_MAX
         scores = ranking.keyword_scores(store, papers, topic, label, compute=small)
         if scores is not None:
-            set_scores(model.by_id, scores, "local")
-            model.set_run(scorer_label="local scorer")
+            self.day.show_local(scores)
         else:
-            model.set_run(scorer_label="local scorer (ranking…)")
+            model.set_run(scorer_label=LOCAL_RANKING)
         # after the first paint: loading the embedding model competes for the interpreter
         self.view.call_after_refresh(partial(self.relearn, keywords_first=scores is None))
 
@@ -126,7 +118,7 @@ class ScoringController(DayController):
         if self.session.settings.use_llm or not self.model.entries or not self.view.alive:
             return
         papers = [e.paper for e in self.model.entries]
-        self._rank_worker = self.view.run_worker(
+        self.day.rank_job = self.view.run_worker(
             partial(rank_in_thread, self.view, papers, self.model.topic, self._where(),
                     self.session.day.label, keywords_first),
             name="ranking", group="ranking", thread=True, exit_on_error=False)
@@ -136,7 +128,7 @@ class ScoringController(DayController):
         on a worker thread: its current blend shows, or it is ranked again (`relearn`)."""
         if not self.model.entries or not self.view.alive:
             return
-        self._rank_worker = self.view.run_worker(
+        self.day.rank_job = self.view.run_worker(
             partial(check_ranking_in_thread, self.view, [e.paper for e in self.model.entries],
                     self.model.topic, self.session.open_store, self.session.day.label),
             name="ranking", group="ranking", thread=True, exit_on_error=False)
@@ -149,43 +141,24 @@ class ScoringController(DayController):
     def on_local_scores(self, message: LocalScores) -> None:
         if message.notice:
             self.view.reader.say(message.notice, "warning")
-        if message.provisional:
-            if message.worker is self._provisional_worker:
-                self._provisional(message.topic, message.scores)
-            return
-        if message.worker is not self._rank_worker:
-            return  # a newer ranking (or a topic switch) replaced it
-        if message.stale:  # the cached blend shown was taught less than the user has now
-            if message.topic is self.model.topic and not self.session.settings.use_llm:
-                self.model.set_run(scorer_label="local scorer (ranking…)")
+        if message.provisional:  # counted only from the stand-in ranking followed
+            self.day.provisional(message.worker, message.topic, message.scores,
+                                 to_top=self._to_top)
+        elif message.stale:  # the cached blend shown was taught less than the user has now
+            if self.day.stale(message.worker, message.topic):
                 self.relearn()
-            return
-        self._ranked(message.topic, message.scores)
-
-    def _ranked(self, topic: Topic, scores: list[Score] | None) -> None:
-        view = self.view
-        if (not view.alive or topic is not self.model.topic or scores is None
-                or self.session.settings.use_llm):
-            return
-        by_id = self.model.by_id
-        if all((e := by_id.get(s.paper_id)) is None or (e.relevance, e.fine, e.reason) == (
-                s.relevance, s.fine, s.reason) for s in scores):
-            return  # nothing new: the rows stay where they are
-        set_scores(by_id, scores, "local")
-        self.model.set_run(scorer_label="local scorer")
-        self.model.scores_changed()
+        elif self.view.alive:  # counted only from the ranking followed (not a replaced one)
+            self.day.ranked(message.worker, message.topic, message.scores)
 
     def rank_provisionally(self, why: str) -> None:
         """The papers the model did not score keep the day's local value, labelled
         provisional, so the list stays ranked as `score --json` ranks it."""
-        if not any(e.status in PROVISIONAL for e in self.model.entries):
-            return
-        self.model.set_run(scorer_label=f"local scorer, provisional ({why})")
-        self._stand_in_ranking(self._provisional)
+        if self.day.provisional_needed(why):
+            self._stand_in_ranking(self._provisional)
 
     def rank_queued(self) -> None:
         """Papers waiting for the model show their local value meanwhile ("~7")."""
-        self._stand_in_ranking(lambda _topic, scores: lay_local_under(self.model.by_id, scores))
+        self._stand_in_ranking(lambda _topic, scores: self.day.lay_under(scores))
 
     def _stand_in_ranking(self, now: Callable[[Topic, list[Score]], object]) -> None:
         """The day's local values (`day.scores.stand_in_ranking`: the blend) to `now` when
@@ -203,17 +176,17 @@ class ScoringController(DayController):
                                         compute=len(papers) <= self.INLINE_LOCAL_MAX)
         if scores is not None:
             now(topic, scores)
-        self._provisional_worker = self.view.run_worker(
+        self.day.provisional_job = self.view.run_worker(
             partial(provisional_in_thread, self.view, papers, topic, self._where(), label,
                     keywords_first=scores is None),
             name="ranking", group="ranking", thread=True, exit_on_error=False)
 
-    def _provisional(self, topic: Topic, scores: list[Score] | None) -> None:
-        view = self.view
-        if topic is not self.model.topic or scores is None:
-            return
-        if lay_local_under(self.model.by_id, scores):
-            self.model.scores_changed(to_top=not view.table.moved_by_user)
+    def _provisional(self, topic: Topic, scores: list[Score]) -> None:
+        self.day.lay_provisional(topic, scores, to_top=self._to_top)
+
+    def _to_top(self) -> bool:
+        """Whether a new ranking shows its top: unless the user is reading further down."""
+        return not self.view.table.moved_by_user
 
     def score_with_llm(self, papers: list[Paper], *, use_cache: bool,
                        prefilter: bool = False) -> None:
@@ -221,7 +194,6 @@ class ScoringController(DayController):
         `prefilter` (the whole day) and `--prefilter` set, only the local top part."""
         todo = papers
         store = self.view.reader.store
-        by_id = self.model.by_id
         if use_cache:
             from paperterm.services.scoring import cached_scores
 
@@ -230,8 +202,7 @@ class ScoringController(DayController):
             except Exception as exc:
                 cached = {}
                 self.view.notices.append((f"score cache unreadable: {exc}", "warning"))
-            set_scores(by_id, cached.values(), "cached")
-            todo = [p for p in todo if p.id not in cached]
+            todo = self.day.show_cached(todo, cached)
         self.model.set_run(scorer_label=self.session.settings.model)
         if not todo or not self.view.autoscore:
             return
@@ -239,12 +210,11 @@ class ScoringController(DayController):
 
         stop = missing_key(self.session.settings)
         if stop is not None:  # said at once: litellm is never imported for nothing
-            mark_queued(by_id, todo)
-            fail_queued(self.model.entries, stop)
+            self.day.cannot_send(todo, stop)
             self._say(stop, "error", timeout=12)
             self.rank_provisionally("no API key")
             return
-        mark_queued(by_id, todo)
+        self.day.queue(todo)
         self.rank_queued()  # ranked locally from the first paint, until the model's scores
         # after the list is on screen: the worker imports the engine (and litellm)
         self.model.set_run(scoring=True)
@@ -258,15 +228,14 @@ class ScoringController(DayController):
         self.cancel()
         self._cancel = threading.Event()
         view = self.view
-        self.model.set_run(scoring=True, summary=None)
         s = self.session
         day = s.day.day.isoformat() if s.day.day else None
         whole = (s.day.label, [e.paper for e in self.model.entries]) if prefilter else None
-        self._worker = view.run_worker(
+        self.day.run_started(view.run_worker(
             partial(score_in_thread, view, papers, self.model.topic, s.settings, s.open_store,
                     self._cancel, day, whole, fresh),
             name="scoring", group="scoring", thread=True, exit_on_error=False,
-        )
+        ))
 
     def rescore(self) -> None:
         """`r`: score the shown papers (cached scores first); locally without a model."""
@@ -275,7 +244,8 @@ class ScoringController(DayController):
             return
         view = self.view
         if self.session.settings.use_llm and self.model.run.scoring:
-            self.rescore_later(papers)
+            # never cancels paid requests: what is new is scored when the run ends
+            self._say(self.day.rescore_later(papers))
             return
         if self.session.settings.use_llm:
             view.autoscore = True
@@ -312,40 +282,19 @@ class ScoringController(DayController):
                   "(cached scores ignored)", timeout=4)
         self.start_scoring(papers, fresh=True)
 
-    def rescore_later(self, papers: list[Paper]) -> None:
-        """`r` while a run is in flight never cancels paid requests: the shown papers that
-        are neither queued nor scored by the model are scored when the run ends."""
-        by_id = self.model.by_id
-        queued = sum(1 for e in self.model.entries if e.status == "queued")
-        new = [p for p in papers if by_id[p.id].status != "queued"
-               and not (by_id[p.id].has_score
-                        and by_id[p.id].status not in ("local", "prefilter"))]
-        known = {p.id for p in self._rescore_next}
-        self._rescore_next.extend(p for p in new if p.id not in known)
-        if new:
-            self._say(f"Scoring is running ({queued} papers queued): {len(new)} more will "
-                      "be scored when it finishes.")
-        else:
-            self._say(f"Scoring is running: {queued} papers queued.")
-
     def cancel(self) -> None:
         """Stop the run under way; whatever it still sends is ignored."""
         if self._cancel is not None:
             self._cancel.set()
             self._cancel = None
-        if self._worker is not None:
-            self._worker.cancel()
-            self._worker = None
-        self.model.set_run(scoring=False)
+        if self.day.run_job is not None:
+            self.day.run_job.cancel()
+        self.day.run_cancelled()
 
     def switch_topic(self) -> None:
         """The view's topic changed: forget the old topic's runs and scores, score anew."""
         self.cancel()
-        self._rescore_next = []
-        self._rank_worker = self._provisional_worker = None
-        self.model.set_run(summary=None)
-        self._pending_scores.clear()
-        clear_scores(self.model.entries)
+        self.day.switch_topic()
         if self.session.settings.use_llm and (ask := self._costly([
                 e.paper for e in self.model.entries])) is not None:
             self.score_locally(hint=False)  # ranked locally until `r` says go
@@ -370,63 +319,37 @@ class ScoringController(DayController):
 
     def on_service_event(self, message: ServiceEvent) -> None:
         """An event of the scoring service, counted only if from the run under way."""
-        if message.worker is not self._worker:
+        if not self.day.counts(message.worker):
             return
         match message.event:
             case ScoresArrived(scores=scores):
-                self._scores_arrived(scores)
+                # shown together at most every 100 ms
+                self.day.scores_arrived(scores)
+                if self._flush_timer is None:
+                    self._flush_timer = self.view.set_timer(self.SCORE_FLUSH_DELAY,
+                                                            self._flush_scores)
             case ScoringProgress(summary=summary):
-                if self.model.run.scoring:
-                    self.model.set_run(summary=summary)
+                self.day.progress(summary)
             case ScoringFailed(error=error):
-                self._failed(error)
+                self._flush_timer = None
+                self.day.failed(error)
+                self._say(error, "error", timeout=12)
+                self.rank_provisionally("the model could not score")
             case ScoringFinished(summary=summary):
                 self._finished(summary)
 
-    def _scores_arrived(self, scores: list[Score]) -> None:
-        """Queue scores for display; they are applied together at most every 100 ms."""
-        self._pending_scores.extend(scores)
-        if self._flush_timer is None:
-            self._flush_timer = self.view.set_timer(self.SCORE_FLUSH_DELAY, self._flush_scores)
-
-    def _failed(self, error: str) -> None:
-        self._flush_scores()
-        self._worker = None
-        self.model.set_run(scoring=False)
-        fail_queued(self.model.entries, error)
-        self._say(error, "error", timeout=12)
-        self.model.scores_changed()
-        self.rank_provisionally("the model could not score")
-
     def _finished(self, summary: RunSummary) -> None:
-        view = self.view
-        self._flush_scores()
-        self._worker = None
-        self.model.set_run(scoring=False, summary=summary)
-        entries = self.model.entries
-        fail_queued(entries, summary.stopped or "no score returned")
-        if summary.prefiltered:
-            self._say(f"Prefilter: {summary.prefiltered} papers not sent (local score "
-                      f"shown), about {summary.saved_tokens:,} tokens saved", timeout=8)
-        if summary.stopped:
-            mark_unsent(entries, summary.stopped)
-        for note in summary.notices:
-            self._say(note, "warning")
-        if summary.stopped:
-            self._say(f"Scoring {summary.stop_line}", "warning", timeout=12)
+        self._flush_timer = None
+        end = self.day.finished(summary)
+        for text, severity, timeout in end.notes:
+            self._say(text, severity, timeout=timeout)
         # the final ranking: its top shows, unless the user is reading further down
-        self.model.scores_changed(to_top=not view.table.moved_by_user)
+        self.model.scores_changed(to_top=self._to_top())
         self.rank_provisionally("not all scored by the model")
-        later, self._rescore_next = self._rescore_next, []
-        if later and summary.halted is None:
-            self.score_with_llm(later, use_cache=True)
+        if end.later:
+            self.score_with_llm(end.later, use_cache=True)
             self.model.scores_changed(reorder=False)  # those queued say so
 
     def _flush_scores(self) -> None:
         self._flush_timer = None
-        pending, self._pending_scores = self._pending_scores, []
-        if not merge_scores(self.model.by_id, pending):
-            return
-        model = self.model
-        model.scores_changed(reorder=model.sort_key in SCORE_SORTS
-                             or model.filters.min_relevance is not None)
+        self.day.flush()
