@@ -249,6 +249,7 @@ def test_no_store_may_be_none():
 # -- (g) one door: the reader reaches the domain through the services (issue 29) -------------
 
 READER = "paperterm.tui"
+COMMAND_LINE = "paperterm.cli"  # held to the same door (issue 29)
 # what the reader reaches only through services/ (the shared vocabulary, day/, settings/,
 # text/, io/ and outputs/ it may import)
 BEHIND_THE_DOOR = ("paperterm.store", "paperterm.scoring", "paperterm.sources")
@@ -258,10 +259,11 @@ def _within(module: str, package: str) -> bool:
     return module == package or module.startswith(package + ".")
 
 
-def past_the_door(g: dict[str, set[str]]) -> list[str]:
-    """Each import by a module of the reader (`g`: a module -> its imports, type-only and
-    function-level ones included) of the store, the scorers or the sources."""
-    return sorted(f"{name} imports {m}" for name, deps in g.items() if _within(name, READER)
+def past_the_door(g: dict[str, set[str]], package: str = READER) -> list[str]:
+    """Each import by a module of `package` (the reader, or the command line; `g`: a module
+    -> its imports, type-only and function-level ones included) of the store, the scorers or
+    the sources."""
+    return sorted(f"{name} imports {m}" for name, deps in g.items() if _within(name, package)
                   for m in deps if any(_within(m, door) for door in BEHIND_THE_DOOR))
 
 
@@ -280,6 +282,24 @@ def test_the_one_door_contract_is_declared_for_lint_imports():
             and c["source_modules"] == [READER]
             and set(BEHIND_THE_DOOR) <= set(c["forbidden_modules"])]
     assert len(door) == 1, "no forbidden contract from paperterm.tui to " + ", ".join(
+        BEHIND_THE_DOOR)
+
+
+def test_the_command_line_reaches_the_domain_only_through_the_services():
+    """The command line keeps to the same door as the reader (issue 29): its types and flows
+    come from services/ (function-level and type-only imports counted, as for the reader)."""
+    offenders = past_the_door(graph(type_checking=True), COMMAND_LINE)
+    assert not offenders, _report("imports past the services (route them through a "
+                                  "services/ module)", offenders)
+
+
+def test_the_command_lines_door_contract_is_declared_for_lint_imports():
+    config = loads((SRC.parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
+    contracts = config["tool"]["importlinter"]["contracts"]
+    door = [c for c in contracts if c["type"] == "forbidden"
+            and c["source_modules"] == [COMMAND_LINE]
+            and set(BEHIND_THE_DOOR) <= set(c["forbidden_modules"])]
+    assert len(door) == 1, "no forbidden contract from paperterm.cli to " + ", ".join(
         BEHIND_THE_DOOR)
 
 
@@ -354,6 +374,13 @@ def test_past_the_door_finds_module_type_only_and_function_level_imports():
                                 "paperterm.tui.made_up imports paperterm.sources.daynav",
                                 "paperterm.tui.made_up imports paperterm.sources.loader",
                                 "paperterm.tui.made_up imports paperterm.store"]
+
+
+def test_past_the_door_checks_the_package_it_is_given():
+    g = {"paperterm.cli.made_up": {"paperterm.store", "paperterm.services.storage"},
+         "paperterm.tui.made_up": {"paperterm.sources.loader"}}
+    assert past_the_door(g, COMMAND_LINE) == ["paperterm.cli.made_up imports paperterm.store"]
+    assert past_the_door(g) == ["paperterm.tui.made_up imports paperterm.sources.loader"]
 
 
 def test_many_bases_lists_the_class_and_its_bases():

@@ -79,8 +79,8 @@ def _run(opts: Options) -> int:
                   "left on device)", file=sys.stderr)
         return EXIT_ERROR
     except sqlite3.Error as exc:  # the cache locked or read-only mid-command: one line
+        from paperterm.services.storage import describe
         from paperterm.settings import paths
-        from paperterm.store import describe
 
         print(f"paperterm: {describe(exc, paths.database_file())}", file=sys.stderr)
         return EXIT_ERROR

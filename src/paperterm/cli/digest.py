@@ -17,13 +17,13 @@ if TYPE_CHECKING:
     from paperterm.day.session import Session
     from paperterm.models import Paper
     from paperterm.outputs.digest import DigestSummaries, Format
-    from paperterm.scoring.types import RunSummary, Score
-    from paperterm.sources.revisions import Revision
+    from paperterm.services.history import Revision
+    from paperterm.services.scoring import RunSummary, Score
 
 
 def run(opts: Options) -> int:
     from paperterm.outputs.digest import render_digest
-    from paperterm.sources.revisions import revisions
+    from paperterm.services.history import revisions
 
     if opts.summaries:  # refused before anything is loaded or scored
         from paperterm.cli.summarize import NEEDS_MODEL

@@ -128,7 +128,7 @@ def check_data_dir(report: Report) -> bool:
 
 
 def check_database(report: Report) -> None:
-    from paperterm.store import SCHEMA_VERSION, Store, StoreError
+    from paperterm.services.storage import SCHEMA_VERSION, Store, StoreError
 
     path = paths.database_file()
     try:
@@ -170,7 +170,7 @@ def check_model(report: Report, settings: ScoringSettings, *, request: bool) -> 
     if settings.scorer == "local":
         report.add("info", "scorer", "scorer = local: scoring stays offline; "
                                      "summaries still use the model")
-    from paperterm.scoring.provider import Provider, describe, import_litellm
+    from paperterm.services.diagnostics import Provider, describe, import_litellm
 
     litellm = import_litellm()
     base = settings.api_base or None
@@ -185,7 +185,7 @@ def check_model(report: Report, settings: ScoringSettings, *, request: bool) -> 
     report.add("ok", "model", f"{settings.model} (provider {provider})")
     if not check_key(report, litellm, settings):
         return
-    from paperterm.scoring.providers import default_api_base
+    from paperterm.services.diagnostics import default_api_base
 
     address = settings.api_base or default_api_base(provider)  # Ollama: localhost:11434
     if address and not check_reachable(report, address):
@@ -199,7 +199,7 @@ def check_model(report: Report, settings: ScoringSettings, *, request: bool) -> 
 
 def check_key(report: Report, litellm: object, settings: ScoringSettings) -> bool:
     """Whether the provider's key variables are set: names only, never values."""
-    from paperterm.scoring.providers import missing_keys
+    from paperterm.services.diagnostics import missing_keys
 
     missing = missing_keys(litellm, settings.model, settings.api_base)
     if missing:
@@ -216,7 +216,7 @@ def check_key(report: Report, litellm: object, settings: ScoringSettings) -> boo
 
 
 def _key_vars(model: str) -> list[str]:
-    from paperterm.scoring.providers import KEY_VARS
+    from paperterm.services.diagnostics import KEY_VARS
 
     provider = model.split("/", 1)[0]
     var = KEY_VARS.get(provider)
@@ -268,28 +268,28 @@ def check_arxiv(report: Report, config: Config, opts: Options) -> None:
     REACH_TIMEOUT; one line. Not reaching it is a warning: the reader works from the
     cache meanwhile."""
     from paperterm.io.redact import redact_url, redact_urls
-    from paperterm.sources import rss
+    from paperterm.services.days import arxiv_feed, arxiv_feed_url
 
     categories = opts.category_list or list(config.categories)
     shown = "the arXiv RSS feed"
     started = time.monotonic()
     try:
-        shown = redact_url(rss.feed_url(categories))
-        parsed = rss.fetch_rss(categories, timeout=REACH_TIMEOUT, retries=0)
+        shown = redact_url(arxiv_feed_url(categories))
+        papers = arxiv_feed(categories, timeout=REACH_TIMEOUT, retries=0)
     except Exception as exc:  # http.NetworkError, a bad PAPERTERM_RSS_URL
         report.add("warn", "arXiv", f"{shown}: {redact_urls(' '.join(str(exc).split()))}",
                    "check the network (paperterm shows cached days meanwhile; "
                    "--offline skips arXiv)")
         return
     took = time.monotonic() - started
-    report.add("ok", "arXiv", f"{shown} answers ({len(parsed.papers)} papers, {took:.2f} s)")
+    report.add("ok", "arXiv", f"{shown} answers ({len(papers)} papers, {took:.2f} s)")
 
 
 def test_request(report: Report, provider: object) -> None:
     """One tiny request through the same path as scoring, with what it cost."""
     import asyncio
 
-    from paperterm.scoring.provider import Provider, Reply, aclose_llm_clients
+    from paperterm.services.diagnostics import Provider, Reply, aclose_llm_clients
 
     assert isinstance(provider, Provider)
 

@@ -17,9 +17,10 @@ from paperterm.cli.scoring_run import exit_code, score_day
 from paperterm.cli.session import honoured, open_headless_session
 from paperterm.day.session import Session
 from paperterm.models import Day, Paper
+from paperterm.services.library import Selection
 from paperterm.services.marks import MarksService
+from paperterm.services.storage import Store
 from paperterm.settings import paths
-from paperterm.store import Selection, Store
 
 SELECTORS = "--ids ID..., --starred, --tag TAG, or --day YYYY-MM-DD --all (a whole day)"
 
@@ -126,7 +127,7 @@ def _export_other(opts: Options, s: Session) -> int:
             except OSError as exc:
                 raise UserError(f"{directory}: cannot write notes "
                                 f"({exc.strerror or exc})", 1) from None
-            from paperterm.scoring.halt import count
+            from paperterm.services.scoring import count
 
             print(f"{directory}: {count(len(result.written), 'note')} written, {len(result.kept)} "
                   "already there (kept; --update rewrites them)", file=sys.stderr)

@@ -10,7 +10,7 @@ from paperterm.cli.errors import EXIT_ERROR, EXIT_OK, EXIT_USAGE, UserError
 from paperterm.cli.options import Options
 from paperterm.cli.session import load_user_config, open_marks
 from paperterm.io import limits
-from paperterm.store import Positive
+from paperterm.services.storage import Positive
 
 
 def zotero_positives(library_id: str, library_type: str) -> list[Positive]:

@@ -13,7 +13,12 @@ from paperterm.cli.options import Options
 from paperterm.cli.session import open_store
 from paperterm.io import limits
 from paperterm.models import Paper
-from paperterm.store.library_io import FORMAT, FORMAT_VERSION, dumps
+from paperterm.services.library_file import (
+    FORMAT,
+    FORMAT_VERSION,
+    export_library,
+    import_library,
+)
 from paperterm.text.hygiene import clean_paper
 
 
@@ -27,17 +32,15 @@ def run(opts: Options) -> int:
         print(f"note: {notice}", file=sys.stderr)
     try:
         if opts.library_action == "export":
-            records = store.library.library_records()
-            learned = store.library.learned_records()
-            text = dumps(records, time.strftime("%Y-%m-%dT%H:%M:%S%z"), learned)
+            text, exported, learned = export_library(store,
+                                                     time.strftime("%Y-%m-%dT%H:%M:%S%z"))
         else:
-            counts = store.library.import_records(records, papers, days)
-            taught = store.library.import_learned(learned)
+            counts, taught = import_library(store, records, papers, days, learned)
     finally:
         store.close()
     if opts.library_action == "export":
         _write(opts.file, text)
-        print(f"{opts.file}: {len(records)} papers exported, with "
+        print(f"{opts.file}: {exported} papers exported, with "
               + ", ".join(f"{len(rows)} {name.replace('_', ' ')}"
                           for name, rows in learned.items()), file=sys.stderr)
     else:
@@ -104,7 +107,7 @@ def _read(name: str) -> tuple[list[dict[str, object]], list[Paper], dict[str, st
 
 def _learned(data: object) -> dict[str, list[dict[str, object]]]:
     """Followed authors, "not interested" marks and `learn` positives, checked."""
-    from paperterm.store.library_io import LEARNED
+    from paperterm.services.library_file import LEARNED
 
     if not isinstance(data, dict):
         raise TypeError("expected an object")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from paperterm.arxiv_id import bare_id
 from paperterm.cli.errors import UserError
 from paperterm.models import Paper
-from paperterm.store import Library
+from paperterm.services.storage import Library
 
 
 def cached_by_ids(library: Library, given: list[str]) -> list[Paper]:

@@ -19,11 +19,10 @@ from paperterm.settings.spec import LOADING, MODEL, READER, ConfigError
 
 def _day(text: str, *, week: bool = False) -> date:
     """A date: YYYY-MM-DD, today or yesterday (`daynav.parse_day`, as the reader's `D`)."""
-    from paperterm.sources.calendar import eastern_today
-    from paperterm.sources.daynav import parse_day
+    from paperterm.services.dates import parse_date
 
     try:
-        return parse_day(text, eastern_today(), week=week)
+        return parse_date(text, week=week)
     except (ValueError, OverflowError) as exc:  # (PAPERTERM_TODAY not a date, or at an end)
         raise argparse.ArgumentTypeError(str(exc)) from None
 

@@ -7,7 +7,7 @@ import shutil
 from collections.abc import Mapping, Sequence
 
 from paperterm.models import Paper
-from paperterm.scoring.types import Score
+from paperterm.services.scoring import Score
 from paperterm.text.hygiene import cut
 
 MIN_TITLE = 20  # below this a title is useless: the row grows past the width instead

@@ -9,7 +9,7 @@ from paperterm.cli.errors import EXIT_AUTH, EXIT_OK, EXIT_STOPPED, EXIT_UNSCORED
 from paperterm.day.session import Session
 
 if TYPE_CHECKING:  # imported where used: loading the scoring package costs start-up time
-    from paperterm.scoring.types import RunSummary, Score
+    from paperterm.services.scoring import RunSummary, Score
 
 LOCAL_HINT = ("No model configured: ranking locally (topic keywords, closeness to the topic, "
               "what you starred). For LLM scoring use "
@@ -48,7 +48,7 @@ def score_day(s: Session, *, progress: bool, out: TextIO | None = None,
         if reporter:
             reporter.close()
     if summary is None:
-        from paperterm.scoring import ScoringError
+        from paperterm.services.scoring import ScoringError
 
         exc = failed[0].exception
         if isinstance(exc, ScoringError):
@@ -60,7 +60,7 @@ def score_day(s: Session, *, progress: bool, out: TextIO | None = None,
     if any(sc.status == "unscored" for sc in scores):
         # the papers the model did not reach keep their local value, as the day list shows
         from paperterm.day.scores import local_stand_ins
-        from paperterm.store import open_or_unavailable
+        from paperterm.services.storage import open_or_unavailable
 
         store = open_or_unavailable(s.open_store)
         try:
@@ -98,8 +98,7 @@ def exit_code(summary: RunSummary, scores: list[Score]) -> int:
     """What a cron job can act on: 0 every paper scored, cached or deliberately not sent;
     3 the run was stopped (repeated failures; auth/model/endpoint errors raise earlier);
     4 it finished, but some papers were left unscored (budget, failed batches)."""
-    from paperterm.scoring.halt import Halt
-    from paperterm.scoring.types import status_counts
+    from paperterm.services.scoring import Halt, status_counts
 
     if summary.halted is not None and (summary.halted.fatal
                                        or summary.halted is Halt.FAILURE_STREAK):
@@ -124,7 +123,7 @@ class Progress:
             self.task = self.bar.add_task("scoring", total=total)
 
     def update(self, scores: list[Score]) -> None:
-        from paperterm.scoring.types import status_counts
+        from paperterm.services.scoring import status_counts
 
         done = len(scores)
         counts = status_counts(scores)
@@ -141,7 +140,7 @@ class Progress:
 
 
 def format_summary(summary: RunSummary, scores: list[Score]) -> str:
-    from paperterm.scoring.types import status_counts
+    from paperterm.services.scoring import status_counts
 
     counts = status_counts(scores)
     cost = "unknown" if summary.cost is None else f"${summary.cost:.4f}"

@@ -9,12 +9,13 @@ from paperterm.cli.errors import EXIT_ERROR, EXIT_OK, UserError
 from paperterm.cli.options import Options
 from paperterm.cli.session import listing_store
 from paperterm.day.scores import ShownScore, score_text
-from paperterm.store import SearchHit, Selection
-from paperterm.store.fts import (
+from paperterm.services.library import (
     HIT_CLOSE,
     HIT_OPEN,
     QueryTooLarge,
     SearchFailed,
+    SearchHit,
+    Selection,
     match_expression,
 )
 
@@ -76,7 +77,7 @@ def run(opts: Options) -> int:
         sys.stdout.write("".join(_line(h, h.paper.id in starred, shown.get(h.paper.id)) + "\n"
                                  for h in hits))
     else:
-        from paperterm.sources.calendar import eastern_today
+        from paperterm.services.dates import eastern_today
 
         today = eastern_today()
         future = (f": --since {opts.since.isoformat()} is in the future (today is "

@@ -11,9 +11,9 @@ from paperterm.cli.options import Options
 from paperterm.day.session import Session
 from paperterm.models import Day, Topic
 from paperterm.services.marks import MarksService
+from paperterm.services.storage import Store, StoreError
 from paperterm.settings import ScoringSettings, paths
 from paperterm.settings.config import Config, ConfigError, load_config
-from paperterm.store import Store, StoreError
 from paperterm.topics.follows import with_follows
 
 
@@ -121,14 +121,13 @@ def open_marks(opts: Options, config: Config | None = None) -> MarksService:
 
 
 def load_request(opts: Options, config: Config, topic: Topic):  # -> LoadRequest
-    from paperterm.sources.loader import LoadRequest
+    from paperterm.services.days import LoadRequest
 
     day = opts.date
     if day is not None and day.weekday() >= 5:  # as the reader's `D`: the Friday before
-        from paperterm.sources.calendar import eastern_today
-        from paperterm.sources.daynav import parse_jump
+        from paperterm.services.dates import asked_day
 
-        day, said = parse_jump(day.isoformat(), max(day, eastern_today()))
+        day, said = asked_day(day)
         if said and opts.command != "tui":
             print(f"note: {said}", file=sys.stderr)
     return LoadRequest(
@@ -152,8 +151,7 @@ def open_session(opts: Options, load: Callable[[Store], Day] | None = None, *,
 
     With `defer_network` (the reader), a day that needs the network is not loaded here: the
     session's day is empty and `session.pending` says what to load in the background."""
-    from paperterm.services.days import open_day
-    from paperterm.sources.loader import LoadError
+    from paperterm.services.days import LoadError, open_day
 
     config = load_user_config(opts)
     notices: list[str] = []

@@ -10,7 +10,7 @@ from paperterm.cli.errors import EXIT_OK
 from paperterm.cli.options import Options
 from paperterm.cli.session import listing_store
 from paperterm.day.scores import ShownScore, score_text
-from paperterm.store import SearchHit
+from paperterm.services.library import SearchHit
 
 
 def record(hit: SearchHit, shown: ShownScore | None, star_topic: str | None,

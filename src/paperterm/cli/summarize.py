@@ -14,12 +14,12 @@ from paperterm.cli.library_ids import cached_by_ids
 from paperterm.cli.options import Options
 from paperterm.cli.session import load_user_config, open_store
 from paperterm.models import Paper
+from paperterm.services.storage import StoreFactory, opener
 from paperterm.settings import ScoringSettings
-from paperterm.store import StoreFactory, opener
 
 if TYPE_CHECKING:
-    from paperterm.scoring.summary import Summary
-    from paperterm.scoring.types import RunSummary
+    from paperterm.services.scoring import RunSummary
+    from paperterm.services.summaries import Summary
 
 NEEDS_MODEL = ("summaries need a model: --model PROVIDER/MODEL (e.g. openai/gpt-4o-mini) "
                "or config `model`")
@@ -62,11 +62,11 @@ def summarize(papers: Sequence[Paper], settings: ScoringSettings, language: str,
               open_store: StoreFactory) -> tuple[dict[str, Summary], RunSummary]:
     """Every paper's Summary (or why not) and what the run cost; one clear UserError when
     the run cannot work at all (missing key, authentication, unreachable server...)."""
-    from paperterm.scoring import ScoringError
-    from paperterm.scoring.summary import summarize_papers
+    from paperterm.services.scoring import ScoringError
+    from paperterm.services.summaries import summarize_many
 
     try:
-        return summarize_papers(papers, settings, language, open_store=open_store)
+        return summarize_many(papers, settings, language, open_store)
     except ScoringError as exc:
         raise UserError(f"summaries stopped: {exc}", EXIT_AUTH) from None
 

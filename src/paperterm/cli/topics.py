@@ -61,7 +61,7 @@ def _understanding_lines(topic: Topic) -> list[str]:
         lines.append("exclude: " + ", ".join(topic.exclude))
     lines += u.lines()
     if u.form == "structured" or not (topic.areas or topic.adhoc):
-        from paperterm.scoring.local.areas import topic_areas, turned_down
+        from paperterm.services.ranking import topic_areas, turned_down
 
         lines.append("areas the closeness is measured to:")
         lines += [f"  - {cut(a, 110)}" for a in topic_areas(topic)]
@@ -92,24 +92,17 @@ def _show(opts: Options, config: Config) -> int:
 
 def _top(topic: Topic, config: Config) -> None:
     """The top 10 of the latest cached day, with why each is there."""
-    from paperterm.scoring.local import rank_locally
-    from paperterm.sources.loader import SAMPLE_CATEGORIES, SAMPLE_FEED
+    from paperterm.services.ranking import latest_day_ranked
 
     notices: list[str] = []
     store = open_store(notices)
-    try:
-        feed = "+".join(sorted(topic.categories or config.categories))
-        day = store.papers.latest_day(feed)
-        if day is None and set(feed.split("+")) == SAMPLE_CATEGORIES:
-            feed = SAMPLE_FEED  # offline so far: the bundled sample day is the one shown
-            day = store.papers.latest_day(feed)
-        papers = store.papers.day_papers(feed, day) if day else []
-        if day is None or not papers:
-            print(f"\nno cached day for {feed} yet: run paperterm once to see the top {TOP}")
-            return
-        scores = rank_locally(store, papers, topic, day=day.isoformat()) or []
+    try:  # offline so far: the bundled sample day is the one shown
+        feed, day, papers, scores = latest_day_ranked(store, topic, config.categories)
     finally:
         store.close()
+    if day is None or not papers:
+        print(f"\nno cached day for {feed} yet: run paperterm once to see the top {TOP}")
+        return
     order = sorted(range(len(papers)), key=lambda i: (
         -(scores[i].relevance or 0), -(scores[i].fine or 0.0), i))
     if (note := _unmatched_note(topic, papers, config, day.isoformat())) is not None:

@@ -206,3 +206,27 @@ def jump(store: Store, session: Session, text: str) -> Move:
     if not cached and store.papers.empty_days(base.feed_key, day, day):
         return Move(None, f"arXiv announced nothing on {day.isoformat()} (a holiday).")
     return Move(replace(base, date=None if day == today and not cached else day), notice)
+
+
+# -- arXiv's feed as `paperterm doctor` checks it (issue 29: one door) ----------------------
+
+__all__ += ["arxiv_feed", "arxiv_feed_url"]
+
+if TYPE_CHECKING:
+    from paperterm.models import Paper
+
+
+def arxiv_feed_url(categories: list[str]) -> str:
+    """The RSS address of today's announcement for `categories` (PAPERTERM_RSS_URL kept)."""
+    from paperterm.sources import rss
+
+    return rss.feed_url(categories)
+
+
+def arxiv_feed(categories: list[str], *, timeout: float, retries: int) -> list[Paper]:
+    """Today's announcement for `categories` from arXiv's RSS feed, fetched once within
+    `timeout` (asked again at most `retries` times), not cached; raises what the fetch
+    raises."""
+    from paperterm.sources import rss
+
+    return rss.fetch_rss(categories, timeout=timeout, retries=retries).papers

@@ -1,6 +1,7 @@
 """A day's papers against what came before: which kept papers came back revised
 (`sources.revisions`) and which were announced on an earlier day (`services.repeats`),
-set on the day's list entries. One call for the reader's day screens."""
+set on the day's list entries. One call for the reader's day screens; `revisions` for
+`paperterm digest`'s revised papers."""
 
 from __future__ import annotations
 
@@ -8,15 +9,16 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from paperterm.day.repeats import repeats
-from paperterm.sources.revisions import Op, diff_summary, revisions
+from paperterm.sources.revisions import Op, Revision, diff_summary, revisions
 
 if TYPE_CHECKING:
     from paperterm.day.listing import Entry
     from paperterm.models import Day
     from paperterm.store import Store
 
-# how a revision is shown (the preview's word diff and its one-line summary)
-__all__ = ["Op", "diff_summary", "mark_history"]
+# how a revision is shown (the preview's word diff and its one-line summary); the kept
+# papers that came back revised (`paperterm digest`'s "revised" section)
+__all__ = ["Op", "Revision", "diff_summary", "mark_history", "revisions"]
 
 
 def mark_history(store: Store, by_id: Mapping[str, Entry], day: Day,

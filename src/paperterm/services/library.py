@@ -18,8 +18,9 @@ from paperterm.text.hygiene import cut
 if TYPE_CHECKING:
     from paperterm.store import Store, StoreFactory
 
-__all__ = ["HIT_CLOSE", "HIT_OPEN", "QueryTooLarge", "SearchFailed", "SearchHit", "revised_from",
-           "search", "search_at", "searchable", "similar", "starred", "with_scores"]
+__all__ = ["HIT_CLOSE", "HIT_OPEN", "QueryTooLarge", "SearchFailed", "SearchHit", "Selection",
+           "match_expression", "revised_from", "search", "search_at", "searchable", "similar",
+           "starred", "with_scores"]
 
 
 def searchable(query: str) -> bool:

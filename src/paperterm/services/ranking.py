@@ -2,12 +2,14 @@
 scores (quick, or cached), and the learned blend and the unsure queue from the ranking
 process (`scoring.ranking_process`), or in the calling thread when that process is not
 wanted or fails. Plain Python, no Textual: the reader's scoring controller and its worker
-threads call it.
+threads call it; `paperterm topics show` asks for the latest cached day ranked, and the
+areas the closeness is measured to.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -20,8 +22,9 @@ if TYPE_CHECKING:
     from paperterm.scoring.local.unsure import UnsureQueue
     from paperterm.store import Store, StoreFactory
 
-__all__ = ["LocalRanking", "RankingProcess", "RankingProcessFailed", "current_blend",
-           "keyword_scores", "newest_blend", "ranking_wanted"]
+__all__ = ["LatestDay", "LocalRanking", "RankingProcess", "RankingProcessFailed",
+           "current_blend", "keyword_scores", "latest_day_ranked", "newest_blend",
+           "ranking_wanted", "topic_areas", "turned_down"]
 
 
 def newest_blend(store: Store, papers: Sequence[Paper], topic: Topic,
@@ -111,3 +114,45 @@ class LocalRanking(NamedTuple):
             return rank_locally(store, papers, topic, day=label, keywords_only=keywords_only)
         finally:
             store.close()
+
+
+class LatestDay(NamedTuple):
+    """The latest cached day of a feed (`day` None: none cached), its papers and their local
+    scores (one per paper, same order; empty when there are no papers)."""
+
+    feed: str
+    day: date | None
+    papers: list[Paper]
+    scores: list[Score]
+
+
+def latest_day_ranked(store: Store, topic: Topic, categories: Iterable[str]) -> LatestDay:
+    """The latest cached day of the topic's categories (else `categories`), ranked locally;
+    offline so far, the bundled sample day is the one shown."""
+    from paperterm.scoring.local import rank_locally
+    from paperterm.sources.loader import SAMPLE_CATEGORIES, SAMPLE_FEED
+
+    feed = "+".join(sorted(topic.categories or categories))
+    day = store.papers.latest_day(feed)
+    if day is None and set(feed.split("+")) == SAMPLE_CATEGORIES:
+        feed = SAMPLE_FEED
+        day = store.papers.latest_day(feed)
+    papers = store.papers.day_papers(feed, day) if day else []
+    if day is None or not papers:
+        return LatestDay(feed, day, papers, [])
+    return LatestDay(feed, day, papers,
+                     rank_locally(store, papers, topic, day=day.isoformat()) or [])
+
+
+def topic_areas(topic: Topic) -> list[str]:
+    """The texts a paper's closeness to `topic` is measured against (`scoring.local.areas`)."""
+    from paperterm.scoring.local.areas import topic_areas as areas
+
+    return areas(topic)
+
+
+def turned_down(topic: Topic) -> list[str]:
+    """The texts of what `topic` turns down (`scoring.local.areas`)."""
+    from paperterm.scoring.local.areas import turned_down as down
+
+    return down(topic)

@@ -16,7 +16,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from paperterm.models import Paper, Topic
-from paperterm.scoring.types import RunSummary, Score  # the reader names them from here
+
+# the reader and the command line name them from here (issue 29: one door); what a run's
+# end and its counts mean (`Halt`, `status_counts`), the error that stops a whole run
+from paperterm.scoring.halt import Halt as Halt
+from paperterm.scoring.halt import count as count
+from paperterm.scoring.types import RunSummary, Score
+from paperterm.scoring.types import ScoringError as ScoringError
+from paperterm.scoring.types import status_counts as status_counts
 from paperterm.settings import ScoringSettings
 
 if TYPE_CHECKING:

@@ -1,7 +1,8 @@
 """The database as the reader uses it: opened (or a stand-in saying why not), opened per
 thread from a factory, watched for other programs' writes, and whether a failed write only
-met another program's lock. The reader reaches the store only through here and the other
-services (issue 29: one door); the store's own types are named here for its signatures.
+met another program's lock. The reader and the command line reach the store only through
+here and the other services (issue 29: one door); the store's own types (and the schema
+version `paperterm doctor` shows, the one line a database error is said in) are named here.
 """
 
 from __future__ import annotations
@@ -9,10 +10,22 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
-from paperterm.store import Store, StoreError, StoreFactory, is_busy, open_or_unavailable
+from paperterm.store import (
+    SCHEMA_VERSION,
+    Library,
+    Positive,
+    Store,
+    StoreError,
+    StoreFactory,
+    describe,
+    is_busy,
+    open_or_unavailable,
+    opener,
+)
 
-__all__ = ["Opened", "Store", "StoreFactory", "data_version", "is_busy", "open_database",
-           "open_or_unavailable", "unavailable"]
+__all__ = ["SCHEMA_VERSION", "Library", "Opened", "Positive", "Store", "StoreError",
+           "StoreFactory", "data_version", "describe", "is_busy", "open_database",
+           "open_or_unavailable", "opener", "unavailable"]
 
 
 class Opened(NamedTuple):
