@@ -64,7 +64,7 @@ def run(opts: Options) -> int:
         except SearchFailed as exc:  # never "no results" when the index failed
             raise UserError(str(exc), EXIT_ERROR) from None
         starred = store.marks.starred_ids() if hits else set()
-        revised = library.revised_from(store, hits) if opts.json else {}
+        revised = library.revised_from(store.papers, hits) if opts.json else {}
     finally:
         store.close()
     if opts.json:

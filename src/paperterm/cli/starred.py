@@ -41,7 +41,7 @@ def run(opts: Options) -> int:
                                       given_under=topic.name if opts.topic and topic else None,
                                       starred_since=opts.starred_since)
         states = store.marks.states([h.paper.id for h in hits])
-        revised = library.revised_from(store, hits) if opts.json else {}
+        revised = library.revised_from(store.papers, hits) if opts.json else {}
     finally:
         store.close()
     if opts.json:

@@ -24,6 +24,7 @@ from paperterm.sources.loader import LoadError, LoadRequest, loading_label
 if TYPE_CHECKING:
     from paperterm.day.session import Session
     from paperterm.store import Store, StoreFactory
+    from paperterm.store.repositories import Papers
 
 NOTHING_SINCE = daynav.NOTHING_SINCE  # how the loader begins "nothing cached since DAY"
 
@@ -191,7 +192,7 @@ def step(store: Store, session: Session, by: int) -> Move:
     return Move(replace(base, date=None if fetch_today else target.day, step=by), target.notice)
 
 
-def jump(store: Store, session: Session, text: str) -> Move:
+def jump(papers: Papers, session: Session, text: str) -> Move:
     """The announcement of a typed date (`D`: YYYY-MM-DD, today, yesterday; see
     `daynav.parse_jump`)."""
     today = eastern_today()
@@ -200,10 +201,10 @@ def jump(store: Store, session: Session, text: str) -> Move:
     except ValueError as exc:
         return Move(None, str(exc), "error")
     base = base_request(session)
-    cached = bool(store.papers.cached_days(base.feed_key, day, day))
+    cached = bool(papers.cached_days(base.feed_key, day, day))
     if not cached and base.offline:
         return Move(None, f"Offline: the {day.isoformat()} announcement is not cached.")
-    if not cached and store.papers.empty_days(base.feed_key, day, day):
+    if not cached and papers.empty_days(base.feed_key, day, day):
         return Move(None, f"arXiv announced nothing on {day.isoformat()} (a holiday).")
     return Move(replace(base, date=None if day == today and not cached else day), notice)
 

@@ -37,6 +37,7 @@ from paperterm.scoring.types import Score
 if TYPE_CHECKING:
     from paperterm.sources.loader import LoadRequest
     from paperterm.store import Example, Store
+    from paperterm.store.repositories import Library
 
 from paperterm.services.evaluation_report import (
     BLEND,
@@ -56,12 +57,12 @@ from paperterm.services.evaluation_report import (
 # -- computing it ---------------------------------------------------------------------------
 
 
-def labelled_days(store: Store, examples: Sequence[Example]) -> dict[str, set[str]]:
+def labelled_days(library: Library, examples: Sequence[Example]) -> dict[str, set[str]]:
     """Day -> the ids of the papers of that day among the positive `examples` (starred,
     saved, `learn`); the day a paper was first announced."""
     positive = [e.id for e in examples if e.positive]
     out: dict[str, set[str]] = {}
-    for pid, day in store.library.paper_days(positive).items():
+    for pid, day in library.paper_days(positive).items():
         out.setdefault(day, set()).add(pid)
     return out
 
@@ -93,12 +94,12 @@ def evaluate(store: Store, request: LoadRequest, topic: Topic, *,
     if gold is not None:
         picks_by_day = {gold[0].isoformat(): set(gold[1])}
     else:
-        labelled = labelled_days(store, examples)
+        labelled = labelled_days(store.library, examples)
         picks_by_day = {d: ids for d, ids in labelled.items()
                         if since is None or d >= since.isoformat()}
         earlier = sum(len(ids) for d, ids in labelled.items() if d not in picks_by_day)
         dayless = len({e.id for e in examples if e.positive}) - sum(map(len, labelled.values()))
-    days_of = example_days(store, examples)
+    days_of = example_days(store.library, examples)
     measures: dict[str, list[DayMeasure]] = {name: [] for name in LOCAL_SCORERS}
     versus: dict[str, dict[str, list[DayMeasure]]] = {}  # model -> local scorer -> days
     scored: dict[str, list[str]] = {}  # model -> the papers it scored on those days
@@ -161,10 +162,10 @@ def evaluate(store: Store, request: LoadRequest, topic: Topic, *,
                       dayless, same, points)
 
 
-def example_days(store: Store, examples: Sequence[Example]) -> dict[str, str]:
+def example_days(library: Library, examples: Sequence[Example]) -> dict[str, str]:
     """Paper id -> the day it was first announced, for the examples of a cached day."""
     with contextlib.suppress(Exception):
-        return dict(store.library.paper_days([e.id for e in examples]))
+        return dict(library.paper_days([e.id for e in examples]))
     return {}
 
 

@@ -17,6 +17,7 @@ from paperterm.text.hygiene import cut
 
 if TYPE_CHECKING:
     from paperterm.store import Store, StoreFactory
+    from paperterm.store.repositories import Papers
 
 __all__ = ["HIT_CLOSE", "HIT_OPEN", "QueryTooLarge", "SearchFailed", "SearchHit", "Selection",
            "match_expression", "revised_from", "search", "search_at", "searchable", "similar",
@@ -89,8 +90,8 @@ def starred(store: Store, topic: Topic | None, settings: ScoringSettings, *,
     return with_scores(store, hits, topic, settings)
 
 
-def revised_from(store: Store, hits: list[SearchHit]) -> dict[str, int]:
+def revised_from(papers: Papers, hits: list[SearchHit]) -> dict[str, int]:
     """For hits whose cached version revises an earlier cached one: that earlier version
     (0: unknown), by id (`starred --json` and `search --json` rows carry it)."""
-    earlier = store.papers.earlier_versions([h.paper for h in hits])
+    earlier = papers.earlier_versions([h.paper for h in hits])
     return {pid: p.version or 0 for pid, p in earlier.items()}

@@ -27,7 +27,8 @@ from paperterm.scoring.types import status_counts as status_counts
 from paperterm.settings import ScoringSettings
 
 if TYPE_CHECKING:
-    from paperterm.store import Store, StoreFactory
+    from paperterm.store import StoreFactory
+    from paperterm.store.repositories import ScoreCache
 
 
 @dataclass(frozen=True)
@@ -94,13 +95,13 @@ def score_day(papers: Sequence[Paper], topic: Topic, settings: ScoringSettings, 
     return summary
 
 
-def cached_scores(store: Store, papers: Sequence[Paper], topic: Topic,
+def cached_scores(scores: ScoreCache, papers: Sequence[Paper], topic: Topic,
                   settings: ScoringSettings) -> dict[str, Score]:
     """Paper id -> the configured model's cached score for `topic` (status "cached"), for
     the papers it already scored: shown at once, never asked again (unless forced)."""
     import paperterm.scoring as engine  # looked up when called (the engine loads lazily)
 
-    return engine.cached_scores(store.scores, papers, topic, settings)
+    return engine.cached_scores(scores, papers, topic, settings)
 
 
 def missing_key(settings: ScoringSettings) -> str | None:

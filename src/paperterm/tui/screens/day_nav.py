@@ -91,7 +91,7 @@ class DayNavigation(DayController):
 
     def jump_to(self, text: str) -> None:
         """Open the announcement of a typed date (see `services.days.jump`)."""
-        self._go(days.jump(self.view.reader.store, self.session, text))
+        self._go(days.jump(self.view.reader.store.papers, self.session, text))
 
     def _go(self, move: days.Move) -> None:
         if move.request is None:

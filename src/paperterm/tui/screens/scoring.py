@@ -198,7 +198,7 @@ class ScoringController(DayController):
             from paperterm.services.scoring import cached_scores
 
             try:
-                cached = cached_scores(store, todo, self.model.topic, self.session.settings)
+                cached = cached_scores(store.scores, todo, self.model.topic, self.session.settings)
             except Exception as exc:
                 cached = {}
                 self.view.notices.append((f"score cache unreadable: {exc}", "warning"))
