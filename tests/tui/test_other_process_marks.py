@@ -55,7 +55,8 @@ async def test_nothing_is_read_while_nothing_changed(make_session, make_app, pro
         await until(pilot, lambda: p.day.model.scorer_label == "local scorer"
                     and not any(w.is_running for w in p.day.workers), )
         real = app.marks.reload
-        monkeypatch.setattr(app.marks, "reload", lambda ids: reloads.append(1) or real(ids))
+        monkeypatch.setattr(app.marks, "reload",
+                            lambda ids, fresh=None: reloads.append(1) or real(ids, fresh))
         watch = app.store_watch
         assert watch.thread.is_alive()
         # several looks of the watch go by (it looks every 0.5 s) with nothing written
@@ -71,3 +72,33 @@ async def test_nothing_is_read_while_nothing_changed(make_session, make_app, pro
         await until(pilot, lambda: p.entry(first).starred, )
         assert len(reloads) >= 1
     assert not watch.thread.is_alive() or watch._stop.is_set()
+
+
+async def test_the_marks_are_read_again_off_the_ui_thread(make_session, make_app, probe,
+                                                          until, size, monkeypatch):
+    """A day of 5,000 papers took tens of ms to read again, on the UI thread, after every
+    commit of another connection (the reader's own writer thread is one): keys waited."""
+    import threading
+
+    import paperterm.services.marks as marks_service
+
+    app = make_app(make_session())
+    readers: list[threading.Thread] = []
+    real = marks_service.read_marks
+
+    def spy(store, ids, topic):  # type: ignore[no-untyped-def]
+        readers.append(threading.current_thread())
+        return real(store, ids, topic)
+
+    monkeypatch.setattr(marks_service, "read_marks", spy)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        p = probe(app)
+        target = p.shown[2]
+        ui = threading.current_thread()
+        _star_elsewhere(app.session.db_path, [target.id])  # (reads on this thread too)
+        readers.clear()  # the reader handles the watch's message only once we await
+        await until(pilot, lambda: target.starred, what="the star from elsewhere")
+        assert readers, "the marks were not read again through read_marks"
+        assert all(t is not ui for t in readers), "the marks were read on the UI thread"
+        assert "★" in p.marks(2)

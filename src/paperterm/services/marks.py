@@ -83,17 +83,7 @@ class MarksService:
     # -- reading --------------------------------------------------------------------------
 
     def _read(self, ids: Sequence[str]) -> dict[str, PaperMarks]:
-        store = self.store
-        states, notes, tags = store.marks.states(ids), store.marks.notes(ids), store.marks.tags(ids)
-        dismissed = store.marks.dismissed_ids(self._topic)
-        out = {}
-        for pid in ids:
-            st = states.get(pid)
-            out[pid] = PaperMarks(
-                starred=bool(st and st.starred), saved=bool(st and st.saved),
-                seen=bool(st and st.seen), dismissed=pid in dismissed,
-                note=notes.get(pid, ""), tags=tuple(tags.get(pid, ())))
-        return out
+        return read_marks(self.store, ids, self._topic)
 
     def marks(self, ids: Iterable[str]) -> dict[str, PaperMarks]:
         """The marks of these papers, read from the store (and remembered, for `reload`)."""
@@ -109,21 +99,29 @@ class MarksService:
             self.marks(missing)
         return {pid: self._known[pid] for pid in ids}
 
-    def reload(self, ids: Iterable[str]) -> list[MarkChange]:
+    def reload(self, ids: Iterable[str],
+               fresh: Mapping[str, PaperMarks] | None = None) -> list[MarkChange]:
         """Read these papers' marks again (another process may have changed them) and
         publish what differs from what the service knew (papers it never read: from no
-        marks). Returns the changes published."""
+        marks). `fresh`: the marks already read (`read_marks`, on another thread and
+        connection: the reader reads 5,000 papers' marks off its UI thread). Returns the
+        changes published."""
         ids = list(dict.fromkeys(ids))
-        fresh = self._read(ids)
+        if fresh is None:
+            fresh = self._read(ids)
+        known = self._known
+        differ = [pid for pid in ids if pid in fresh and known.get(pid, NO_MARKS) != fresh[pid]]
         changes = []
         for field in FIELDS:
             by_value: dict[Value, list[str]] = {}
-            for pid in ids:
+            for pid in differ:
                 value = fresh[pid].get(field)
-                if self._known.get(pid, NO_MARKS).get(field) != value:
+                if known.get(pid, NO_MARKS).get(field) != value:
                     by_value.setdefault(value, []).append(pid)
             changes += [MarkChange(tuple(pids), field, v) for v, pids in by_value.items()]
-        self._known.update(fresh)
+        for pid in ids:  # remembered: changed, or never read before
+            if pid in fresh and (pid not in known or known[pid] != fresh[pid]):
+                known[pid] = fresh[pid]
         return self._publish(changes)
 
     # -- writing --------------------------------------------------------------------------
@@ -334,3 +332,19 @@ class MarksService:
         step = self._undo.pop()
         step.reverse()
         return f"Undid: {step.did}"
+
+
+def read_marks(store: Store, ids: Sequence[str], topic: str) -> dict[str, PaperMarks]:
+    """Everything marked on these papers, as `store` has it ("dismissed": for `topic`).
+    Any thread with its own store may call it (`MarksService.reload` takes the result)."""
+    marks = store.marks
+    states, notes, tags = marks.states(ids), marks.notes(ids), marks.tags(ids)
+    dismissed = marks.dismissed_ids(topic)
+    out = {}
+    for pid in ids:
+        st = states.get(pid)
+        out[pid] = PaperMarks(
+            starred=bool(st and st.starred), saved=bool(st and st.saved),
+            seen=bool(st and st.seen), dismissed=pid in dismissed,
+            note=notes.get(pid, ""), tags=tuple(tags.get(pid, ())))
+    return out

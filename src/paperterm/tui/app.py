@@ -14,6 +14,7 @@ import contextlib
 import gc
 import sys
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -39,7 +40,7 @@ from paperterm.tui.day_loading import DayLoader
 from paperterm.tui.footer import refit_footers
 from paperterm.tui.key_order import handled_by, until_mounted
 from paperterm.tui.message_log import MessageLog
-from paperterm.tui.messages import ServiceEvent, StoreChanged
+from paperterm.tui.messages import MarksRead, ServiceEvent, StoreChanged
 from paperterm.tui.notices import NoticeLine
 from paperterm.tui.palette import SafeCommandPalette
 from paperterm.tui.screens.day import DayScreen
@@ -48,7 +49,7 @@ from paperterm.tui.store_writes import Op, StoreWrites
 from paperterm.tui.text import one_line
 from paperterm.tui.theme_choice import cycle_order, first_theme, start_with_theme
 from paperterm.tui.themes import readable_variables, register_themes, score_defaults
-from paperterm.tui.workers import DaemonExecutor
+from paperterm.tui.workers import DaemonExecutor, current_job, post
 
 if TYPE_CHECKING:
     from textual.timer import Timer
@@ -94,6 +95,8 @@ class PapertermApp(App[int], inherit_bindings=False):
         self.fetches = DayFetches(self.held_session)  # the one day fetched at a time
         self.loader = DayLoader(self, self, autoscore=autoscore)  # days loaded meanwhile
         self.store_watch = StoreWatch(self, session.open_store)  # other programs' writes
+        self._marks_read: object | None = None  # the read of the marks whose result counts
+        self._marks_changed = 0  # changes published so far: a read older than one is stale
         self.keymap, key_problems = keymap_problems(dict(session.config.keys))
         keys, _ = effective_keys(self.keymap)
         self.quit_keys = frozenset(keys["quit"].split(","))
@@ -187,6 +190,7 @@ class PapertermApp(App[int], inherit_bindings=False):
         """Marks changed (the marks service publishes every change, whichever screen made
         it): every open day shows them at once, and ranks again from a mark that teaches
         its ranking (a star, a save, not interested), wherever it was given."""
+        self._marks_changed += 1
         teaches = any(c.field in TEACHES for c in changes)
         for screen in self.screen_stack:
             if isinstance(screen, DayScreen):
@@ -215,16 +219,53 @@ class PapertermApp(App[int], inherit_bindings=False):
 
     def on_store_changed(self, message: StoreChanged) -> None:
         """Another connection wrote to the database (tui/store_watch.py): a star given in
-        another shell shows within a second, without a key."""
-        if message.worker is self.store_watch.thread:
-            self._reload_marks([s for s in self.screen_stack if isinstance(s, DayScreen)])
+        another shell shows within a second, without a key. The open days' marks are read
+        on a worker thread with its own connection (5,000 papers' marks took tens of ms,
+        and the reader's own writer thread counts as another connection)."""
+        if message.worker is not self.store_watch.thread or not self.store.available:
+            return
+        ids = [pid for s in self.screen_stack if isinstance(s, DayScreen)
+               for pid in s.model.by_id]
+        if ids:
+            self._marks_read = self.run_worker(
+                partial(self._read_marks, ids, self.marks.topic, self._marks_changed),
+                name="marks-read",
+                group="marks-read", exclusive=True, thread=True, exit_on_error=False)
+
+    def _read_marks(self, ids: list[str], topic: str, changed: int) -> None:
+        """On a worker thread: the marks of `ids` as the database has them, posted back."""
+        from paperterm.services.marks import read_marks
+        from paperterm.services.storage import open_or_unavailable
+
+        store = open_or_unavailable(self.session.open_store)
+        try:
+            fresh = read_marks(store, ids, topic) if store.available else None
+        finally:
+            store.close()
+        if fresh is not None:
+            post(self, MarksRead(current_job(), topic, fresh, changed))
 
     def _reload_marks(self, days: list[DayScreen]) -> None:
+        """The open days' marks read again at once (back in the reader: rare)."""
         if not self.store.available or self.writes.pending:  # the store would undo marks
             return
         self.marks.reload([pid for screen in days for pid in screen.model.by_id])
         for screen in days:
             screen.reload_keys()
+
+    def on_marks_read(self, message: MarksRead) -> None:
+        """Show what another program changed (the marks service publishes the differences)
+        unless a newer read is under way, the topic changed, a mark was made since the read
+        began (its commit brings a read of its own), or our own writes wait (the store would
+        undo them)."""
+        if (message.worker is not self._marks_read or message.topic != self.marks.topic
+                or message.changed != self._marks_changed
+                or self.writes.pending or not self.store.available):
+            return
+        self.marks.reload(list(message.fresh), message.fresh)
+        for screen in self.screen_stack:
+            if isinstance(screen, DayScreen):
+                screen.reload_keys()
 
     def action_undo(self) -> None:
         """ctrl+z: take back the last star, unstar, not interested or "mark all above seen",

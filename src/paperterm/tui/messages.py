@@ -17,10 +17,12 @@ from paperterm.services import days, scoring
 
 if TYPE_CHECKING:
     import threading
+    from collections.abc import Mapping
 
     from textual.worker import Worker
 
     from paperterm.day.listing import Entry
+    from paperterm.day.marks import PaperMarks
     from paperterm.day.scores import ShownScore
     from paperterm.models import Topic
     from paperterm.services.library import SearchHit
@@ -102,6 +104,17 @@ class StoreChanged(WorkerMessage):
 
     def can_replace(self, message: Message) -> bool:
         return isinstance(message, StoreChanged) and message.worker is self.worker
+
+
+class MarksRead(WorkerMessage):
+    """The open days' marks read again off the UI thread after another connection wrote
+    (`StoreChanged`): `fresh` per paper id, "dismissed" for `topic`; `changed`: how many
+    changes the reader had published when the read began."""
+
+    def __init__(self, worker: Job, topic: str, fresh: Mapping[str, PaperMarks],
+                 changed: int) -> None:
+        super().__init__(worker)
+        self.topic, self.fresh, self.changed = topic, fresh, changed
 
 
 class EnrichmentDone(WorkerMessage):
