@@ -11,6 +11,7 @@ from textual.widgets import Footer
 
 from paperterm.settings.config import Config
 from paperterm.tui.bindings import ALL_KEYS
+from paperterm.tui.compat import FooterKey
 from paperterm.tui.help import HelpScreen
 from paperterm.tui.screens.day import DayScreen
 
@@ -214,13 +215,16 @@ async def test_footer_keeps_help_and_quit_on_an_80_column_terminal(make_session,
         await pilot.pause()
         footer = app.screen.query_one(Footer)
         assert footer.compact
-        visible = [w for w in footer.query("FooterKey")
-                   if w.region.width and w.region.right <= 80]
-        labels = " ".join(f"{w.key_display} {w.description}" for w in visible)
-        assert "Help" in labels and "Quit" in labels, labels
+
+        def labels() -> str:  # the keys laid out within the 80 columns
+            return " ".join(f"{w.key_display} {w.description}" for w in footer.query(FooterKey)
+                            if w.region.width and w.region.right <= 80)
+
+        # waits for the footer's layout (one pause was not always enough under load)
+        await until(pilot, lambda: "Help" in labels() and "Quit" in labels(),
+                    what="help and quit in the 80-column footer")
         await pilot.resize_terminal(140, 30)
-        await pilot.pause()
-        assert not footer.compact
+        await until(pilot, lambda: not footer.compact, what="the footer no longer compact")
         # resized while a dialog is open: the day screen catches up when it is back
         day = app.screen
         await pilot.press("question_mark")

@@ -63,8 +63,9 @@ async def test_the_filter_dialog_offers_new_to_me_at_80_columns(make_session, ma
         await pilot.press("f")
         await until(pilot, lambda: isinstance(app.screen, FilterScreen))
         box = app.screen.query_one("#new", Checkbox)
+        await until(pilot, lambda: box.region.width > 0, what="the filter panel laid out")
         region = box.region
-        assert region.width > 0 and region.right <= 80 and "New to me" in str(box.label)
+        assert region.right <= 80 and "New to me" in str(box.label)
         box.value = True
         await pilot.press("ctrl+s")
         await until(pilot, lambda: not isinstance(app.screen, FilterScreen))
