@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
+import pytest
 from support.sourcetree import (
     MODULES,
     SRC,
@@ -267,39 +268,25 @@ def past_the_door(g: dict[str, set[str]], package: str = READER) -> list[str]:
                   for m in deps if any(_within(m, door) for door in BEHIND_THE_DOOR))
 
 
-def test_the_reader_reaches_the_domain_only_through_the_services():
-    offenders = past_the_door(graph(type_checking=True))
+@pytest.mark.parametrize("package", [READER, COMMAND_LINE])
+def test_the_reader_and_the_command_line_reach_the_domain_only_through_the_services(package):
+    """The reader and the command line keep to one door (issue 29): their types and flows
+    come from services/ (function-level and type-only imports counted)."""
+    offenders = past_the_door(graph(type_checking=True), package)
     assert not offenders, _report("imports past the services (route them through a "
                                   "services/ module)", offenders)
 
 
-def test_the_one_door_contract_is_declared_for_lint_imports():
-    """The same rule for `lint-imports` in CI: a forbidden contract from the reader to each
-    package behind the door."""
+@pytest.mark.parametrize("package", [READER, COMMAND_LINE])
+def test_the_one_door_contract_is_declared_for_lint_imports(package):
+    """The same rule for `lint-imports` in CI: a forbidden contract from the reader and
+    from the command line to each package behind the door."""
     config = loads((SRC.parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
     contracts = config["tool"]["importlinter"]["contracts"]
     door = [c for c in contracts if c["type"] == "forbidden"
-            and c["source_modules"] == [READER]
+            and c["source_modules"] == [package]
             and set(BEHIND_THE_DOOR) <= set(c["forbidden_modules"])]
-    assert len(door) == 1, "no forbidden contract from paperterm.tui to " + ", ".join(
-        BEHIND_THE_DOOR)
-
-
-def test_the_command_line_reaches_the_domain_only_through_the_services():
-    """The command line keeps to the same door as the reader (issue 29): its types and flows
-    come from services/ (function-level and type-only imports counted, as for the reader)."""
-    offenders = past_the_door(graph(type_checking=True), COMMAND_LINE)
-    assert not offenders, _report("imports past the services (route them through a "
-                                  "services/ module)", offenders)
-
-
-def test_the_command_lines_door_contract_is_declared_for_lint_imports():
-    config = loads((SRC.parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
-    contracts = config["tool"]["importlinter"]["contracts"]
-    door = [c for c in contracts if c["type"] == "forbidden"
-            and c["source_modules"] == [COMMAND_LINE]
-            and set(BEHIND_THE_DOOR) <= set(c["forbidden_modules"])]
-    assert len(door) == 1, "no forbidden contract from paperterm.cli to " + ", ".join(
+    assert len(door) == 1, f"no forbidden contract from {package} to " + ", ".join(
         BEHIND_THE_DOOR)
 
 
