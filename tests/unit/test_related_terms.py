@@ -66,3 +66,43 @@ def test_an_application_cue_the_topic_names_does_not_count_against_its_papers():
     assert plain.application  # "robot" (written "robotic", the same stem)
     assert not own.application
     assert own.lift > plain.lift
+
+
+ZERO_SHOT = _paper("2602.00004", "Zero-shot forecasting with foundation models",
+                   "We forecast in a zero-shot setting and clip outliers with gradient "
+                   "clipping.")
+ZERO = _paper("2602.00005", "Sharding optimizer states across GPUs",
+              "We extend ZeRO-3 with a new partition of optimizer states.")
+
+
+def test_an_acronym_related_term_counts_only_as_written():
+    """"ZeRO" (a related term of large-scale training) and "CLIP" (of multimodal) are
+    ordinary words in lower case: "zero-shot" and "gradient clipping" are not them."""
+    training = _free("large-scale training")
+    zero_shot, zero = keywords.local_scores([ZERO_SHOT, ZERO], training)
+    assert "ZeRO" not in zero_shot.reason, zero_shot.reason
+    assert "ZeRO" in zero.reason, zero.reason
+    (clip,) = keywords.local_scores([ZERO_SHOT], _free("multimodal"))
+    assert "CLIP" not in clip.reason, clip.reason
+
+
+def test_an_acronym_counts_in_its_plural_and_a_phrase_in_any_case():
+    vaes = _paper("2602.00006", "Hierarchical VAEs for images",
+                  "Deep VAEs learn a latent hierarchy.")
+    (hit,) = keywords.local_scores([vaes], _free("generative model"))
+    assert "VAE" in hit.reason, hit.reason
+    kv = _paper("2602.00007", "Evicting entries from the kv cache",
+                "A kv cache policy for long prompts.")
+    (kv_hit,) = keywords.local_scores([kv], _free("efficient inference"))
+    assert "KV cache" in kv_hit.reason, kv_hit.reason
+
+
+def test_serving_counts_as_model_serving_not_as_serving_as():
+    serving_as = _paper("2602.00008", "A graph prior for molecules",
+                        "A pretrained encoder serving as a prior for molecule design.")
+    llm_serving = _paper("2602.00009", "Scheduling requests in LLM serving",
+                         "We schedule prefill and decode for LLM serving at scale.")
+    generic, specific = keywords.local_scores([serving_as, llm_serving],
+                                              _free("efficient inference"))
+    assert "serving" not in generic.reason, generic.reason
+    assert "LLM serving" in specific.reason, specific.reason

@@ -113,6 +113,7 @@ class _Term:
     weak: bool = False  # a description item (ignored when common on the day)
     common: float = 1.0  # ignored in more than this share of the papers (a topic's phrase)
     related: bool = False  # a related term of an area the topic names (weak too)
+    exact: str = ""  # matched only as written (an acronym such as "ZeRO"): `_as_written`
 
 
 def description_items(text: str) -> list[str]:
@@ -144,7 +145,9 @@ def _terms(topic: Topic) -> list[_Term]:
         if not seq or (len(seq) == 1 and (seq[0] in _STOP or len(seq[0]) < 2)):
             return
         if seq not in terms:  # the first (strongest) kind wins: keywords, excludes, ...
-            terms[seq] = _Term(label.strip(), seq, weight, factor, weak, common, related)
+            exact = label.strip() if related and _acronym(label.strip()) else ""
+            terms[seq] = _Term(label.strip(), seq, weight, factor, weak, common, related,
+                               exact)
 
     # free text ("speculative decoding"): its phrase is the topic, its words alone only
     # weak hints ("encoder-decoder" is not about it)
@@ -235,11 +238,45 @@ def local_scores(papers: Sequence[Paper], topic: Topic) -> list[Score]:
     return boost_followed(scores, papers, topic)  # followed authors (follow.py)
 
 
+def _acronym(label: str) -> bool:
+    """Whether a related term is one word written with two capitals or more ("ZeRO",
+    "CLIP", "MoE"): its lower-cased stem is often an ordinary word ("zero-shot",
+    "gradient clipping"), so it counts only where a paper writes it as the table does."""
+    return " " not in label and sum(c.isupper() for c in label) >= 2
+
+
+@functools.lru_cache(maxsize=256)
+def _written(label: str) -> re.Pattern[str]:
+    # as written, a whole word, or its plural ("VAEs"): "ZeRO-3" yes, "Zero-shot" no
+    return re.compile(rf"(?<![A-Za-z0-9]){re.escape(label)}s?(?![A-Za-z0-9])")
+
+
+def _as_written(papers: Sequence[Paper], terms: list[_Term],
+                found: list[dict[int, tuple[int, int]]], df: list[int]) -> None:
+    """Keep an exact term's occurrences (in `found`, and its count in `df`) only where the
+    paper writes it as the term does, counted as written."""
+    exact = [k for k, t in enumerate(terms) if t.exact]
+    if not exact:
+        return
+    for paper, row in zip(papers, found, strict=True):
+        for k in exact:
+            if k not in row:
+                continue
+            pattern = _written(terms[k].exact)
+            counts = (len(pattern.findall(paper.title)), len(pattern.findall(paper.abstract)))
+            if any(counts):
+                row[k] = counts
+            else:
+                del row[k]
+                df[k] -= 1
+
+
 def _occurrences(papers: Sequence[Paper], terms: list[_Term]) -> tuple[
         list[dict[int, tuple[int, int]]], list[int], list[float]]:
     """Per paper, term index -> (count in title, count in abstract) where it occurs; the
     document frequency of each term; each paper's title-weighted length."""
     found, df, sizes = occurrences(papers, terms, _STEMS.__getitem__)
+    _as_written(papers, terms, found, df)
     return found, df, [TITLE_WEIGHT * t + a for t, a in sizes]
 
 
@@ -339,4 +376,4 @@ def _reason(hits: list[_Hit], negs: list[str]) -> str:
     return reason
 
 
-SCORER_VERSION = "bm25-5"  # bump when the scores above would change: old cache rows go unused
+SCORER_VERSION = "bm25-6"  # bump when the scores above would change: old cache rows go unused
