@@ -1,9 +1,14 @@
 """Notices in a screen's header line instead of toasts: a toast covers the preview (at 80x24,
 the two start-up toasts hid most of it). While a notice is live the line says it (the
-newest, with how many others are still live); then it shows what it shows otherwise."""
+newest, with how many others are still live); then it shows what it shows otherwise.
+
+A notice's time counts from when the line first draws it, not from when it was said: on a
+busy or loaded machine the reader can be drawing something else for longer than a
+notice's ten seconds, and a notice that went before it was ever drawn was never seen."""
 
 from __future__ import annotations
 
+import math
 import time
 from typing import NamedTuple
 
@@ -20,9 +25,12 @@ _STYLE = {"error": "bold reverse", "warning": "bold"}
 class Notice(NamedTuple):
     text: str
     severity: str
-    until: float  # time.monotonic() when it goes
+    until: float  # time.monotonic() when it goes (`math.inf` until first drawn)
     at: float = 0.0  # time.monotonic() when it was said
+    timeout: float = 0.0  # how long it shows once drawn
 
+
+_clock = time.monotonic  # the notices' clock (a test moves its own)
 
 TOGETHER = 1.0  # notices said within this many seconds of each other came together
 
@@ -60,19 +68,25 @@ class NoticeLine(Static):
         self.notices: list[Notice] = []
 
     def notice(self, text: str, severity: str, timeout: float) -> None:
-        """Say `text` here for `timeout` seconds."""
-        now = time.monotonic()
-        self.notices.append(Notice(text, severity, now + timeout, now))
-        self.set_timer(timeout, self._expire)
+        """Say `text` here for `timeout` seconds from when it is first drawn."""
+        self.notices.append(Notice(text, severity, math.inf, _clock(), timeout))
         self.refresh()
 
     def live(self) -> list[Notice]:
-        now = time.monotonic()
+        now = _clock()
         return [n for n in self.notices if n.until > now]
 
     def _expire(self) -> None:
         self.notices = self.live()
         self.refresh()
+
+    def _drawn(self) -> None:
+        """Start the clock of the notices drawn now for the first time."""
+        now = _clock()
+        for i, n in enumerate(self.notices):
+            if n.until == math.inf:
+                self.notices[i] = n._replace(until=now + n.timeout)
+                self.set_timer(n.timeout, self._expire)
 
     def normal(self) -> Text:
         """What the line shows while no notice is live."""
@@ -80,4 +94,7 @@ class NoticeLine(Static):
 
     def render(self) -> Text:
         live = self.live()
-        return notice_text(live, self.size.width or None) if live else self.normal()
+        if not live:
+            return self.normal()
+        self._drawn()
+        return notice_text(live, self.size.width or None)
