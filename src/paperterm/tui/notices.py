@@ -85,7 +85,7 @@ class NoticeLine(Static):
         now = _clock()
         for i, n in enumerate(self.notices):
             if n.until == math.inf:
-                self.notices[i] = n._replace(until=now + n.timeout)
+                self.notices[i] = Notice(n.text, n.severity, now + n.timeout, n.at, n.timeout)
                 self.set_timer(n.timeout, self._expire)
 
     def normal(self) -> Text:
