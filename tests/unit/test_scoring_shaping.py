@@ -137,6 +137,8 @@ async def test_any_400_on_the_first_request_with_a_format_retries_without(llm, d
     summary = await run(day[:40], topic, make(llm, concurrency=4), db, c)
     assert summary.scored == 40
     refused = [r for r in llm.requests if "response_format" in r]
-    # an unexplained 400 on the first formatted request: resent once, with no format
-    assert len(refused) <= 4
-    assert all("response_format" not in r for r in llm.requests[len(refused):])
+    # an unexplained 400 on the first formatted request: resent once, with no format; the
+    # formatted requests are at most those already in flight (concurrency 4), whatever
+    # order a loaded machine delivers them in
+    assert 1 <= len(refused) <= 4
+    assert len(llm.requests) - len(refused) >= 1
