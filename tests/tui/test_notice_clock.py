@@ -5,6 +5,10 @@ waited 90 s). The notices' clock is moved by the test, so nothing here waits."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import pytest
 from textual.app import App, ComposeResult
 
 from paperterm.tui import notices
@@ -24,13 +28,22 @@ class _Line(App[None]):
         yield NoticeLine(id="line")
 
 
-async def test_a_notice_said_while_the_reader_was_busy_still_shows_its_full_time(
-        monkeypatch):
-    clock = _Clock()
-    monkeypatch.setattr(notices, "_clock", clock)
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> _Clock:
+    moved = _Clock()
+    monkeypatch.setattr(notices, "_clock", moved)
+    return moved
+
+
+@asynccontextmanager
+async def _line() -> AsyncIterator[NoticeLine]:
     app = _Line()
     async with app.run_test(size=(60, 3)):
-        line = app.query_one("#line", NoticeLine)
+        yield app.query_one("#line", NoticeLine)
+
+
+async def test_a_notice_said_while_the_reader_was_busy_still_shows_its_full_time(clock):
+    async with _line() as line:
         line.notice("Showing the bundled sample day", "warning", 10)
         clock.now += 50  # busy: nothing drew the line for 50 s
         assert "Showing the bundled sample day" in line.render().plain
@@ -41,12 +54,8 @@ async def test_a_notice_said_while_the_reader_was_busy_still_shows_its_full_time
         assert not line.live()
 
 
-async def test_notices_said_together_each_count_from_their_first_drawing(monkeypatch):
-    clock = _Clock()
-    monkeypatch.setattr(notices, "_clock", clock)
-    app = _Line()
-    async with app.run_test(size=(60, 3)):
-        line = app.query_one("#line", NoticeLine)
+async def test_notices_said_together_each_count_from_their_first_drawing(clock):
+    async with _line() as line:
         line.notice("first", "information", 5)
         assert "first" in line.render().plain
         clock.now += 3

@@ -145,9 +145,9 @@ def _terms(topic: Topic) -> list[_Term]:
         if not seq or (len(seq) == 1 and (seq[0] in _STOP or len(seq[0]) < 2)):
             return
         if seq not in terms:  # the first (strongest) kind wins: keywords, excludes, ...
-            exact = label.strip() if related and _acronym(label.strip()) else ""
-            terms[seq] = _Term(label.strip(), seq, weight, factor, weak, common, related,
-                               exact)
+            label = label.strip()
+            exact = label if related and _acronym(label) else ""
+            terms[seq] = _Term(label, seq, weight, factor, weak, common, related, exact)
 
     # free text ("speculative decoding"): its phrase is the topic, its words alone only
     # weak hints ("encoder-decoder" is not about it)
